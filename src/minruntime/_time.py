@@ -1,0 +1,72 @@
+"""Instants as exact integer nanoseconds since the POSIX epoch (private helpers).
+
+Time enters the library as a timezone-aware datetime or POSIX seconds; a naive datetime is
+rejected where it enters. Inside, an instant is an int of nanoseconds, so that comparisons are
+exact and cheap.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+from fractions import Fraction
+from typing import Final
+
+from minruntime.errors import InvalidTimestamp
+
+EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+NS_PER_SECOND: Final = 1_000_000_000
+NS_PER_MICROSECOND: Final = 1_000
+
+FOREVER: Final = datetime.max.replace(tzinfo=UTC)
+"""The ``protected_until`` of a victim protected by a never min-runtime."""
+
+Instant = datetime | int | float
+
+
+def to_ns(value: object, what: str) -> int:
+    """Nanoseconds since the epoch of an aware datetime or POSIX seconds.
+
+    Raises:
+        InvalidTimestamp: for a naive datetime, a boolean, a non-finite number or another type.
+    """
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+            raise InvalidTimestamp(
+                f"naive datetime {value} for {what}: give a timezone-aware datetime "
+                "(for example with tzinfo=timezone.utc) or POSIX seconds",
+                value=value,
+                origin=what,
+            )
+        delta = value - EPOCH
+        return (delta.days * 86_400 + delta.seconds) * NS_PER_SECOND + (
+            delta.microseconds * NS_PER_MICROSECOND
+        )
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidTimestamp(
+            f"invalid time {value!r} for {what}: expected a timezone-aware datetime or "
+            "POSIX seconds",
+            value=value,
+            origin=what,
+        )
+    if isinstance(value, int):
+        return value * NS_PER_SECOND
+    if not math.isfinite(value):
+        raise InvalidTimestamp(
+            f"invalid time {value!r} for {what}: not a finite number", value=value, origin=what
+        )
+    return round(Fraction(value) * NS_PER_SECOND)
+
+
+def optional_to_ns(value: object, what: str) -> int | None:
+    """Like :func:`to_ns`, with ``None`` kept as ``None``."""
+    return None if value is None else to_ns(value, what)
+
+
+def from_ns(ns: int) -> datetime:
+    """The UTC datetime of an instant, rounded up to the microsecond (datetimes hold no less)."""
+    micros = -(-ns // NS_PER_MICROSECOND)
+    try:
+        return EPOCH + timedelta(microseconds=micros)
+    except OverflowError:
+        return FOREVER if micros > 0 else datetime.min.replace(tzinfo=UTC)

@@ -1,0 +1,157 @@
+"""The errors minruntime raises.
+
+Every error derives from :class:`MinRuntimeError` and also from the builtin exception it
+means, so ``except ValueError`` or ``except LookupError`` in a caller's code keeps working.
+Every message names the offending value and where it came from.
+
+>>> from minruntime import MinRuntime, InvalidDuration
+>>> try:
+...     MinRuntime.parse("1x", origin="Queue 'prod' spec.reclaimMinRuntime")
+... except InvalidDuration as error:
+...     print(error)
+invalid duration '1x' in Queue 'prod' spec.reclaimMinRuntime: unknown unit 'x' (expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "InvalidConfiguration",
+    "InvalidDuration",
+    "InvalidPreemptibility",
+    "InvalidQueueTree",
+    "InvalidScenario",
+    "InvalidTimestamp",
+    "MinRuntimeError",
+    "UnknownQueue",
+]
+
+
+class MinRuntimeError(Exception):
+    """Base class of every error minruntime raises.
+
+    >>> from minruntime import MinRuntimeError, MinRuntime
+    >>> try:
+    ...     MinRuntime.parse("soon")
+    ... except MinRuntimeError as error:
+    ...     type(error).__name__
+    'InvalidDuration'
+    """
+
+
+class InvalidDuration(MinRuntimeError, ValueError):
+    """A min-runtime value that is not a duration, ``-1`` or ``"never"``.
+
+    Attributes:
+        value: the rejected value, as it was given.
+        origin: where it came from (for example ``"Queue 'prod' spec.reclaimMinRuntime"``), or
+            ``None``.
+
+    >>> from minruntime import MinRuntime, InvalidDuration
+    >>> try:
+    ...     MinRuntime.parse(-5)
+    ... except InvalidDuration as error:
+    ...     error.value
+    -5
+    """
+
+    def __init__(self, message: str, *, value: object = None, origin: str | None = None) -> None:
+        super().__init__(message)
+        self.value = value
+        self.origin = origin
+
+
+class InvalidPreemptibility(MinRuntimeError, ValueError):
+    """A preemptibility value that is none of the accepted spellings."""
+
+    def __init__(self, message: str, *, value: object = None, origin: str | None = None) -> None:
+        super().__init__(message)
+        self.value = value
+        self.origin = origin
+
+
+class InvalidTimestamp(MinRuntimeError, ValueError):
+    """A time that cannot be used: naive, unparseable, or of the wrong type.
+
+    >>> from minruntime import Session, QueueTree, Config, InvalidTimestamp
+    >>> from datetime import datetime
+    >>> try:
+    ...     Session(QueueTree([]), Config(), now=datetime(2026, 1, 1))
+    ... except InvalidTimestamp as error:
+    ...     print(error)
+    naive datetime 2026-01-01 00:00:00 for the session's now: give a timezone-aware datetime (for example with tzinfo=timezone.utc) or POSIX seconds
+    """
+
+    def __init__(self, message: str, *, value: object = None, origin: str | None = None) -> None:
+        super().__init__(message)
+        self.value = value
+        self.origin = origin
+
+
+class InvalidQueueTree(MinRuntimeError, ValueError):
+    """A queue tree that cannot be built; ``problems`` lists every problem found.
+
+    >>> from minruntime import Queue, QueueTree, InvalidQueueTree
+    >>> try:
+    ...     QueueTree([Queue("a", parent="b"), Queue("b", parent="a"), Queue("c", parent="x")])
+    ... except InvalidQueueTree as error:
+    ...     for problem in error.problems:
+    ...         print(problem)
+    queue 'c' has parent 'x', which is not in the tree
+    cycle in parent links: 'a' -> 'b' -> 'a'
+    """
+
+    def __init__(self, problems: Iterable[str], *, origin: str | None = None) -> None:
+        self.problems = tuple(problems)
+        self.origin = origin
+        where = f" ({origin})" if origin else ""
+        count = len(self.problems)
+        noun = "problem" if count == 1 else "problems"
+        lines = "".join(f"\n  - {problem}" for problem in self.problems)
+        super().__init__(f"invalid queue tree{where}: {count} {noun}:{lines}")
+
+
+class UnknownQueue(MinRuntimeError, LookupError):
+    """A queue name that is not in the tree, asked of a tree query.
+
+    >>> from minruntime import Queue, QueueTree, UnknownQueue
+    >>> try:
+    ...     QueueTree([Queue("a")]).depth("b")
+    ... except UnknownQueue as error:
+    ...     print(error.args[0])
+    queue 'b' is not in the tree
+    """
+
+    def __init__(self, name: object) -> None:
+        super().__init__(f"queue {name!r} is not in the tree")
+        self.name = name
+
+
+class InvalidConfiguration(MinRuntimeError, ValueError):
+    """A plugin argument or configuration document that cannot be used.
+
+    ``problems`` lists every problem found, each naming the key and the value.
+
+    >>> from minruntime import Config, InvalidConfiguration
+    >>> try:
+    ...     Config.from_plugin_arguments({"reclaimResolveMethod": "LCA"})
+    ... except InvalidConfiguration as error:
+    ...     print(error.problems[0])
+    reclaimResolveMethod: invalid value 'LCA' (expected 'lca' or 'queue')
+    """
+
+    def __init__(self, problems: Iterable[str], *, origin: str | None = None) -> None:
+        self.problems = tuple(problems)
+        self.origin = origin
+        where = f" in {origin}" if origin else ""
+        if len(self.problems) == 1:
+            message = f"invalid configuration{where}: {self.problems[0]}"
+        else:
+            lines = "".join(f"\n  - {problem}" for problem in self.problems)
+            message = f"invalid configuration{where}: {len(self.problems)} problems:{lines}"
+        super().__init__(message)
+
+
+class InvalidScenario(MinRuntimeError, ValueError):
+    """A scenario that names something the victim job does not have."""

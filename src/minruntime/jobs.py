@@ -1,0 +1,381 @@
+"""Jobs, pod sets and tasks: the plain value classes and the protocol the Session reads.
+
+A job has an id, a queue, a priority, an explicit preemptibility or none, a start time or none,
+and one or more pod sets (sub-groups), each with a ``min_available`` and its tasks. A scheduler
+may pass its own objects instead: anything with the attributes of :class:`JobLike` works.
+
+>>> from minruntime import Job, PodSet, Task
+>>> job = Job("train-1", "team-a", start_time=0, pod_sets=[
+...     PodSet("workers", min_available=2, tasks=[Task("w0"), Task("w1"), Task("w2", "Pending")])])
+>>> facts = JobFacts.of(job)
+>>> facts.elastic, facts.active_count
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Iterable, Sequence
+from datetime import datetime
+from typing import Final, Protocol
+
+import attrs
+
+from minruntime._time import Instant, from_ns, optional_to_ns
+from minruntime.preemptibility import (
+    LEGACY_PRIORITY_THRESHOLD,
+    Preemptibility,
+    PreemptibilitySource,
+    legacy_preemptibility,
+)
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "ALLOCATED_STATUSES",
+    "DEFAULT_POD_SET",
+    "DEFAULT_PRIORITY",
+    "Job",
+    "JobFacts",
+    "JobLike",
+    "PodSet",
+    "PodSetLike",
+    "Task",
+    "TaskLike",
+    "TaskStatus",
+]
+
+DEFAULT_POD_SET: Final = "default"
+"""The name of the pod set of a job without sub-groups."""
+
+DEFAULT_PRIORITY: Final = 50
+"""The priority of a job that names none: the reference scheduler's fallback."""
+
+
+class TaskStatus(enum.Enum):
+    """The status of one task (pod), as the reference scheduler names them.
+
+    ``TaskStatus("Running")`` reads the name; :meth:`parse` also ignores case.
+
+    >>> TaskStatus.RELEASING.is_active, TaskStatus.PIPELINED.is_allocated
+    (True, False)
+    """
+
+    PENDING = "Pending"
+    GATED = "Gated"
+    ALLOCATED = "Allocated"
+    PIPELINED = "Pipelined"
+    BINDING = "Binding"
+    BOUND = "Bound"
+    RUNNING = "Running"
+    RELEASING = "Releasing"
+    STUCK_IN_RELEASING = "StuckInReleasing"
+    SUCCEEDED = "Succeeded"
+    FAILED = "Failed"
+    UNKNOWN = "Unknown"
+    DELETED = "Deleted"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def parse(cls, value: object) -> TaskStatus:
+        """Read a status by its name, in any case.
+
+        Raises:
+            ValueError: for an unknown status.
+
+        >>> TaskStatus.parse("stuckinreleasing")
+        <TaskStatus.STUCK_IN_RELEASING: 'StuckInReleasing'>
+        """
+        if isinstance(value, TaskStatus):
+            return value
+        found = _STATUS_BY_NAME.get(value.lower()) if isinstance(value, str) else None
+        if found is None:
+            names = ", ".join(status.value for status in TaskStatus)
+            raise ValueError(f"invalid task status {value!r} (expected one of {names})")
+        return found
+
+    @property
+    def is_active(self) -> bool:
+        """Holds resources: Allocated, Pipelined, Binding, Bound, Running, Releasing, StuckInReleasing."""
+        return self in ACTIVE_STATUSES
+
+    @property
+    def is_allocated(self) -> bool:
+        """Counts for start-time stamping: Allocated, Binding, Bound, Running."""
+        return self in ALLOCATED_STATUSES
+
+
+_STATUS_BY_NAME: Final = {status.value.lower(): status for status in TaskStatus}
+
+ACTIVE_STATUSES: Final = frozenset(
+    {
+        TaskStatus.ALLOCATED,
+        TaskStatus.PIPELINED,
+        TaskStatus.BINDING,
+        TaskStatus.BOUND,
+        TaskStatus.RUNNING,
+        TaskStatus.RELEASING,
+        TaskStatus.STUCK_IN_RELEASING,
+    }
+)
+"""Statuses of tasks that hold resources (and count towards ``min_available``)."""
+
+ALLOCATED_STATUSES: Final = frozenset(
+    {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING}
+)
+"""Statuses that make a job count as started, for start-time stamping."""
+
+
+class TaskLike(Protocol):
+    """What the library reads of a task."""
+
+    @property
+    def id(self) -> Hashable: ...
+
+    @property
+    def status(self) -> TaskStatus | str: ...
+
+
+class PodSetLike(Protocol):
+    """What the library reads of a pod set (sub-group)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def min_available(self) -> int: ...
+
+    @property
+    def tasks(self) -> Sequence[TaskLike]: ...
+
+
+class JobLike(Protocol):
+    """What the library reads of a job; a scheduler's own job objects may satisfy it directly.
+
+    ``preemptibility`` may be a :class:`~minruntime.Preemptibility`, one of its spellings,
+    ``""`` or ``None`` (then the legacy priority rule decides). ``start_time`` is an aware
+    datetime, POSIX seconds, or ``None`` (never started: not protected).
+    """
+
+    @property
+    def id(self) -> Hashable: ...
+
+    @property
+    def queue(self) -> str: ...
+
+    @property
+    def priority(self) -> int: ...
+
+    @property
+    def preemptibility(self) -> Preemptibility | str | None: ...
+
+    @property
+    def start_time(self) -> Instant | None: ...
+
+    @property
+    def pod_sets(self) -> Sequence[PodSetLike]: ...
+
+
+def _to_status(value: TaskStatus | str) -> TaskStatus:
+    return TaskStatus.parse(value)
+
+
+@attrs.frozen
+class Task:
+    """One task (pod) of a job.
+
+    >>> Task("worker-0")
+    Task(id='worker-0', status=<TaskStatus.RUNNING: 'Running'>)
+    >>> Task("worker-1", "pending").status
+    <TaskStatus.PENDING: 'Pending'>
+    """
+
+    id: str
+    status: TaskStatus = attrs.field(default=TaskStatus.RUNNING, converter=_to_status)
+
+
+def _to_tasks(tasks: Iterable[Task]) -> tuple[Task, ...]:
+    return tuple(tasks)
+
+
+def _check_min_available(instance: PodSet, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(
+            f"pod set {instance.name!r}: min_available must be an integer >= 0, got {value!r}"
+        )
+
+
+@attrs.frozen
+class PodSet:
+    """A pod set (sub-group) of a job: a name, ``min_available`` and its tasks.
+
+    >>> PodSet(min_available=1, tasks=[Task("a"), Task("b")])
+    PodSet(name='default', min_available=1, tasks=(Task(id='a', status=<TaskStatus.RUNNING: 'Running'>), Task(id='b', status=<TaskStatus.RUNNING: 'Running'>)))
+    """
+
+    name: str = DEFAULT_POD_SET
+    min_available: int = attrs.field(default=1, validator=_check_min_available)
+    tasks: tuple[Task, ...] = attrs.field(default=(), converter=_to_tasks)
+
+
+def _to_pod_sets(pod_sets: Iterable[PodSet]) -> tuple[PodSet, ...]:
+    return tuple(pod_sets)
+
+
+def _to_preemptibility(value: Preemptibility | str | None) -> Preemptibility | None:
+    if value is None or value == "":
+        return None
+    return Preemptibility.parse(value, origin="Job preemptibility")
+
+
+def _to_start_time(value: Instant | None) -> datetime | None:
+    if value is None or (isinstance(value, datetime) and value.tzinfo is not None):
+        return value
+    ns = optional_to_ns(value, "a job's start_time")
+    return None if ns is None else from_ns(ns)
+
+
+def _check_pod_sets(
+    instance: Job, attribute: attrs.Attribute[tuple[PodSet, ...]], value: tuple[PodSet, ...]
+) -> None:
+    names = [pod_set.name for pod_set in value]
+    if len(set(names)) != len(names):
+        raise ValueError(f"job {instance.id!r}: duplicate pod set names in {names}")
+
+
+@attrs.frozen
+class Job:
+    """A job (pod group) as the Session sees it.
+
+    Args:
+        id: unique id (for Kubernetes, ``namespace/name`` of the PodGroup).
+        queue: the name of its (leaf) queue.
+        priority: its priority; 50 when it names none.
+        preemptibility: explicit preemptibility, or ``None``/``""`` for the legacy rule.
+        start_time: when it last went from no running pods to running: an aware datetime or
+            POSIX seconds; ``None`` if it never started.
+        pod_sets: its pod sets; by default one empty ``"default"`` pod set.
+
+    >>> Job("j", "q", preemptibility="Non-Preemptible", start_time=60).start_time
+    datetime.datetime(1970, 1, 1, 0, 1, tzinfo=datetime.timezone.utc)
+    """
+
+    id: str
+    queue: str
+    priority: int = DEFAULT_PRIORITY
+    preemptibility: Preemptibility | None = attrs.field(default=None, converter=_to_preemptibility)
+    start_time: datetime | None = attrs.field(default=None, converter=_to_start_time)
+    pod_sets: tuple[PodSet, ...] = attrs.field(
+        factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
+    )
+
+    def tasks(self) -> tuple[Task, ...]:
+        """Every task of every pod set, in listing order."""
+        return tuple(task for pod_set in self.pod_sets for task in pod_set.tasks)
+
+
+@attrs.frozen(slots=True)
+class PodSetFacts:
+    """What a pod set is, as computed once: its active tasks in listing order and counts."""
+
+    name: str
+    min_available: int
+    size: int
+    active: tuple[TaskLike, ...]
+
+    @property
+    def surplus(self) -> int:
+        """Active tasks above ``min_available`` (zero if none)."""
+        return max(0, len(self.active) - self.min_available)
+
+
+@attrs.frozen(slots=True)
+class JobFacts:
+    """Derived facts of a job, computed once per job per session.
+
+    Attributes:
+        job: the job they were computed from.
+        start_ns: start time in nanoseconds since the epoch, or ``None``.
+        preemptibility: the effective preemptibility (explicit, else the legacy rule).
+        preemptibility_source: explicit or legacy-priority.
+        elastic: some pod set has ``min_available`` below its number of tasks (any status).
+        active_count: active tasks over all pod sets.
+        pod_sets: per pod set facts, in listing order.
+    """
+
+    job: JobLike
+    id: Hashable
+    queue: str
+    priority: int
+    start_ns: int | None
+    preemptibility: Preemptibility
+    preemptibility_source: PreemptibilitySource
+    elastic: bool
+    active_count: int
+    pod_sets: tuple[PodSetFacts, ...]
+
+    @classmethod
+    def of(cls, job: JobLike, threshold: int = LEGACY_PRIORITY_THRESHOLD) -> JobFacts:
+        """Compute the facts of ``job``; ``threshold`` is the legacy priority threshold."""
+        explicit = job.preemptibility
+        if explicit is None or explicit == "":
+            preemptibility = legacy_preemptibility(job.priority, threshold)
+            source = PreemptibilitySource.LEGACY_PRIORITY
+        else:
+            preemptibility = Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
+            source = PreemptibilitySource.EXPLICIT
+        pod_sets = []
+        elastic = False
+        active_count = 0
+        for pod_set in job.pod_sets:
+            tasks = pod_set.tasks
+            active = tuple(
+                task for task in tasks if TaskStatus.parse(task.status) in ACTIVE_STATUSES
+            )
+            if pod_set.min_available < len(tasks):
+                elastic = True
+            active_count += len(active)
+            pod_sets.append(PodSetFacts(pod_set.name, pod_set.min_available, len(tasks), active))
+        return cls(
+            job=job,
+            id=job.id,
+            queue=job.queue,
+            priority=job.priority,
+            start_ns=optional_to_ns(job.start_time, f"job {job.id!r} start_time"),
+            preemptibility=preemptibility,
+            preemptibility_source=source,
+            elastic=elastic,
+            active_count=active_count,
+            pod_sets=tuple(pod_sets),
+        )
+
+    @property
+    def start_time(self) -> datetime | None:
+        """The start time as a UTC datetime."""
+        return None if self.start_ns is None else from_ns(self.start_ns)
+
+    @property
+    def has_surplus(self) -> bool:
+        """Some pod set has more active tasks than its ``min_available``."""
+        return any(pod_set.surplus for pod_set in self.pod_sets)
+
+    def core_tasks(self) -> tuple[TaskLike, ...]:
+        """The first ``min_available`` active tasks of each pod set, in listing order."""
+        return tuple(
+            task for pod_set in self.pod_sets for task in pod_set.active[: pod_set.min_available]
+        )
+
+    def surplus_tasks(self) -> tuple[TaskLike, ...]:
+        """The active tasks above each pod set's ``min_available``, in listing order."""
+        return tuple(
+            task for pod_set in self.pod_sets for task in pod_set.active[pod_set.min_available :]
+        )
+
+    def active_tasks(self) -> tuple[TaskLike, ...]:
+        """Every active task, in listing order."""
+        return tuple(task for pod_set in self.pod_sets for task in pod_set.active)
+
+    def task_pod_sets(self) -> dict[Hashable, str]:
+        """Every task id of the job (any status) mapped to the name of its pod set."""
+        return {task.id: pod_set.name for pod_set in self.job.pod_sets for task in pod_set.tasks}

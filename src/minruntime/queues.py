@@ -1,0 +1,425 @@
+"""Queues and the queue tree: validation, ancestors, paths, depth and lowest common ancestors.
+
+Top-level queues hang under an implicit virtual root, written ``None`` wherever a query can
+answer "the virtual root" (for example :meth:`QueueTree.lca` of queues in two different
+top-level trees).
+
+>>> from minruntime import Queue, QueueTree
+>>> tree = QueueTree([
+...     Queue("A"), Queue("B", parent="A", reclaim_min_runtime="600s"),
+...     Queue("C", parent="B"), Queue("leaf1", parent="C"),
+... ])
+>>> tree.path("leaf1")
+('A', 'B', 'C', 'leaf1')
+>>> tree.lca("leaf1", "B")
+'B'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from minruntime.durations import MinRuntime, MinRuntimeInput, parse_optional_min_runtime
+from minruntime.errors import InvalidDuration, InvalidQueueTree, UnknownQueue
+
+__all__ = ["Queue", "QueueTree"]
+
+_MIN_RUNTIME_FIELDS = ("preempt_min_runtime", "reclaim_min_runtime")
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name:
+        raise InvalidQueueTree([f"a queue name must be a non-empty string, got {name!r}"])
+
+
+def _check_parent(name: str, parent: object) -> str | None:
+    if parent is None or parent == "":
+        return None
+    if not isinstance(parent, str):
+        raise InvalidQueueTree(
+            [f"queue {name!r} has parent {parent!r}: expected a queue name or None"]
+        )
+    return parent
+
+
+@attrs.frozen(init=False)
+class Queue:
+    """One queue: a name, an optional parent and its optional min-runtime settings.
+
+    Args:
+        name: the queue's unique name (a Kubernetes Queue's ``metadata.name``).
+        parent: the parent queue's name; ``None`` or ``""`` for a top-level queue.
+        preempt_min_runtime: protection from preemption inside the queue; ``None`` inherits.
+        reclaim_min_runtime: protection from reclaim by other queues; ``None`` inherits.
+
+    The min-runtime fields accept every spelling of :class:`~minruntime.MinRuntime`.
+
+    Raises:
+        InvalidDuration: for a bad min-runtime value, naming the queue and the field.
+
+    >>> Queue("prod", reclaim_min_runtime="1h30m")
+    Queue(name='prod', parent=None, preempt_min_runtime=None, reclaim_min_runtime=MinRuntime('1h30m'))
+    >>> Queue("dev", parent="", preempt_min_runtime=-1).preempt_min_runtime
+    MinRuntime('never')
+    """
+
+    name: str
+    parent: str | None = None
+    preempt_min_runtime: MinRuntime | None = None
+    reclaim_min_runtime: MinRuntime | None = None
+
+    def __init__(
+        self,
+        name: str,
+        parent: str | None = None,
+        preempt_min_runtime: MinRuntimeInput | None = None,
+        reclaim_min_runtime: MinRuntimeInput | None = None,
+    ) -> None:
+        _check_name(name)
+        self.__attrs_init__(
+            name,
+            _check_parent(name, parent),
+            parse_optional_min_runtime(
+                preempt_min_runtime, origin=f"Queue {name!r} preempt_min_runtime"
+            ),
+            parse_optional_min_runtime(
+                reclaim_min_runtime, origin=f"Queue {name!r} reclaim_min_runtime"
+            ),
+        )
+
+
+def _rotate(cycle: list[str]) -> list[str]:
+    """Start a cycle at its smallest name, so that its message does not depend on input order."""
+    first = cycle.index(min(cycle))
+    return cycle[first:] + cycle[:first]
+
+
+class QueueTree:
+    """An immutable, validated tree of queues under an implicit virtual root.
+
+    Building rejects, with one :class:`~minruntime.InvalidQueueTree` listing every problem,
+    duplicate names, unknown parents and cycles. With ``orphans_as_top_level=True`` a queue
+    whose parent is not in the tree becomes top-level instead (the reference scheduler's
+    behaviour for a snapshot whose parent queue was deleted), and the tree's ``warnings`` say so.
+
+    Queries take queue names and raise :class:`~minruntime.UnknownQueue` for a name that is not
+    in the tree. Paths are computed once per queue and kept, so repeated queries are cheap.
+
+    Args:
+        queues: the queues, in any order.
+        orphans_as_top_level: treat an unknown parent as "no parent".
+
+    >>> tree = QueueTree([Queue("org"), Queue("team", parent="org"), Queue("gone", parent="x")],
+    ...                  orphans_as_top_level=True)
+    >>> tree.parent("gone") is None, tree.depth("team")
+    (True, 1)
+    >>> tree.warnings
+    ("queue 'gone' has parent 'x', which is not in the tree; treated as top-level",)
+    """
+
+    __slots__ = (
+        "_children",
+        "_depth",
+        "_index",
+        "_names",
+        "_parent",
+        "_paths",
+        "_queues",
+        "warnings",
+    )
+
+    def __init__(self, queues: Iterable[Queue], *, orphans_as_top_level: bool = False) -> None:
+        self._build(list(queues), orphans_as_top_level, ())
+
+    @classmethod
+    def from_records(
+        cls,
+        records: Iterable[Mapping[str, Any]],
+        *,
+        orphans_as_top_level: bool = False,
+        origin: str | None = None,
+    ) -> QueueTree:
+        """Build a tree from plain mappings, reporting bad values together with tree problems.
+
+        Each record has the keys of :class:`Queue` (``name``, and optionally ``parent``,
+        ``preempt_min_runtime``, ``reclaim_min_runtime``). Unlike building :class:`Queue`
+        objects one by one, a bad duration here does not stop at the first one: every problem
+        of every record is reported in one :class:`~minruntime.InvalidQueueTree`.
+
+        >>> tree = QueueTree.from_records([
+        ...     {"name": "org", "reclaim_min_runtime": "1h"},
+        ...     {"name": "team", "parent": "org"},
+        ... ])
+        >>> tree["org"].reclaim_min_runtime
+        MinRuntime('1h')
+        >>> QueueTree.from_records([{"name": "a", "preempt_min_runtime": "5"}])
+        Traceback (most recent call last):
+            ...
+        minruntime.errors.InvalidQueueTree: invalid queue tree: 1 problem:
+          - invalid duration '5' in Queue 'a' preempt_min_runtime: a bare number needs a unit (expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)
+        """
+        problems: list[str] = []
+        queues: list[Queue] = []
+        for number, record in enumerate(records):
+            try:
+                fields = dict(record)
+                name = fields.get("name")
+                if not isinstance(name, str) or not name:
+                    raise InvalidQueueTree(
+                        [f"record {number}: a queue name must be a non-empty string, got {name!r}"]
+                    )
+                unknown = sorted(set(fields) - {"name", "parent", *_MIN_RUNTIME_FIELDS})
+                if unknown:
+                    raise InvalidQueueTree([f"queue {name!r}: unknown keys {unknown}"])
+                bad = []
+                for key in _MIN_RUNTIME_FIELDS:
+                    try:
+                        fields[key] = parse_optional_min_runtime(
+                            fields.get(key), origin=f"Queue {name!r} {key}"
+                        )
+                    except InvalidDuration as error:
+                        bad.append(str(error))
+                if bad:
+                    raise InvalidQueueTree(bad)
+                queues.append(Queue(**fields))
+            except InvalidQueueTree as error:
+                problems.extend(error.problems)
+        tree = cls.__new__(cls)
+        tree._build(queues, orphans_as_top_level, problems, origin=origin)
+        return tree
+
+    def _build(
+        self,
+        queues: list[Queue],
+        orphans_as_top_level: bool,
+        problems: Iterable[str],
+        origin: str | None = None,
+    ) -> None:
+        problems = list(problems)
+        warnings: list[str] = []
+        index: dict[str, int] = {}
+        names: list[str] = []
+        ordered: list[Queue] = []
+        duplicates: dict[str, int] = {}
+        for queue in queues:
+            if not isinstance(queue, Queue):
+                problems.append(f"expected a Queue, got {type(queue).__name__} {queue!r}")
+                continue
+            name = queue.name
+            if name in index:
+                duplicates[name] = duplicates.get(name, 1) + 1
+                continue
+            index[name] = len(names)
+            names.append(name)
+            ordered.append(queue)
+        for name, count in duplicates.items():
+            problems.append(f"duplicate queue name {name!r} ({count} queues)")
+
+        parent = [-1] * len(names)
+        for i, queue in enumerate(ordered):
+            if queue.parent is None:
+                continue
+            p = index.get(queue.parent)
+            if p is None:
+                message = (
+                    f"queue {queue.name!r} has parent {queue.parent!r}, which is not in the tree"
+                )
+                if orphans_as_top_level:
+                    warnings.append(message + "; treated as top-level")
+                else:
+                    problems.append(message)
+            else:
+                parent[i] = p
+
+        depth = [-1] * len(names)  # -1: not yet known; -2: on the path being followed
+        for start in range(len(names)):
+            if depth[start] >= 0:
+                continue
+            trail: list[int] = []
+            node = start
+            while node != -1 and depth[node] == -1:
+                depth[node] = -2
+                trail.append(node)
+                node = parent[node]
+            if node != -1 and depth[node] == -2:
+                cycle = trail[trail.index(node) :]
+                cycle_names = _rotate([names[i] for i in cycle])
+                arrow = " -> ".join(repr(n) for n in [*cycle_names, cycle_names[0]])
+                problems.append(f"cycle in parent links: {arrow}")
+                for i in trail:
+                    depth[i] = 0  # reported: the tree is rejected, depths no longer matter
+                continue
+            base = -1 if node == -1 else depth[node]
+            for i in reversed(trail):
+                base += 1
+                depth[i] = base
+
+        if problems:
+            raise InvalidQueueTree(problems, origin=origin)
+        self._queues = {queue.name: queue for queue in ordered}
+        self._index = index
+        self._names = names
+        self._parent = parent
+        self._depth = depth
+        self._paths: dict[int, tuple[str, ...]] = {}
+        self._children: dict[str | None, tuple[str, ...]] | None = None
+        self.warnings: tuple[str, ...] = tuple(warnings)
+
+    # -- container protocol -------------------------------------------------------------------
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __iter__(self) -> Iterator[str]:
+        """Queue names, in the order they were given."""
+        return iter(self._names)
+
+    def __getitem__(self, name: str) -> Queue:
+        try:
+            return self._queues[name]
+        except KeyError:
+            raise UnknownQueue(name) from None
+
+    def get(self, name: str) -> Queue | None:
+        """The queue called ``name``, or ``None``.
+
+        >>> QueueTree([Queue("a")]).get("b") is None
+        True
+        """
+        return self._queues.get(name)
+
+    def __repr__(self) -> str:
+        return f"<QueueTree of {len(self._names)} queues>"
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def _i(self, name: str) -> int:
+        try:
+            return self._index[name]
+        except (KeyError, TypeError):
+            raise UnknownQueue(name) from None
+
+    def parent(self, name: str) -> str | None:
+        """The parent's name, or ``None`` for a top-level queue (orphans included).
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a")]).parent("b")
+        'a'
+        """
+        p = self._parent[self._i(name)]
+        return None if p == -1 else self._names[p]
+
+    def depth(self, name: str) -> int:
+        """How many ancestors the queue has: 0 for a top-level queue.
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a")]).depth("b")
+        1
+        """
+        return self._depth[self._i(name)]
+
+    def path(self, name: str) -> tuple[str, ...]:
+        """Names from the top-level queue down to ``name`` itself (root-to-leaf).
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a")]).path("b")
+        ('a', 'b')
+        """
+        return self._path(self._i(name))
+
+    def _path(self, i: int) -> tuple[str, ...]:
+        paths = self._paths
+        path = paths.get(i)
+        if path is not None:
+            return path
+        # Walk up to the nearest queue whose path is known, then build downwards.
+        trail = []
+        node = i
+        while node != -1 and node not in paths:
+            trail.append(node)
+            node = self._parent[node]
+        prefix = () if node == -1 else paths[node]
+        names = self._names
+        for j in reversed(trail):
+            prefix = (*prefix, names[j])
+            paths[j] = prefix
+        return prefix
+
+    def ancestors(self, name: str) -> tuple[str, ...]:
+        """Proper ancestors, nearest first (leaf to root), without ``name`` itself.
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c", parent="b")]).ancestors("c")
+        ('b', 'a')
+        """
+        return self._path(self._i(name))[-2::-1]
+
+    def lca(self, first: str, second: str) -> str | None:
+        """The lowest common ancestor of two queues (a queue is its own ancestor).
+
+        Returns ``None`` when the queues are in different top-level trees: their common
+        ancestor is then the virtual root.
+
+        >>> tree = QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c", parent="a"),
+        ...                   Queue("z")])
+        >>> tree.lca("b", "c"), tree.lca("a", "b"), tree.lca("b", "z")
+        ('a', 'a', None)
+        """
+        shared = common_prefix_length(self.path(first), self.path(second))
+        return None if shared == 0 else self.path(first)[shared - 1]
+
+    def child_towards(self, ancestor: str | None, descendant: str) -> str:
+        """The child of ``ancestor`` on the way down to ``descendant``.
+
+        ``ancestor`` must be a proper ancestor of ``descendant``, or ``None`` for the virtual
+        root (then the answer is ``descendant``'s top-level queue).
+
+        Raises:
+            UnknownQueue: for a name that is not in the tree.
+            ValueError: if ``ancestor`` is not a proper ancestor of ``descendant``.
+
+        >>> tree = QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c", parent="b")])
+        >>> tree.child_towards("a", "c"), tree.child_towards(None, "c")
+        ('b', 'a')
+        """
+        path = self.path(descendant)
+        if ancestor is None:
+            return path[0]
+        level = self.depth(ancestor)
+        if level + 1 >= len(path) or path[level] != ancestor:
+            raise ValueError(f"queue {ancestor!r} is not a proper ancestor of {descendant!r}")
+        return path[level + 1]
+
+    def children(self, name: str | None) -> tuple[str, ...]:
+        """The direct children of a queue, or of the virtual root for ``None``, in input order.
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c")]).children(None)
+        ('a', 'c')
+        """
+        if name is not None:
+            self._i(name)
+        if self._children is None:
+            grouped: dict[str | None, list[str]] = {}
+            for i, n in enumerate(self._names):
+                p = self._parent[i]
+                grouped.setdefault(None if p == -1 else self._names[p], []).append(n)
+            self._children = {key: tuple(value) for key, value in grouped.items()}
+        return self._children.get(name, ())
+
+
+def common_prefix_length(first: tuple[str, ...], second: tuple[str, ...]) -> int:
+    """How many leading names two root-to-leaf paths share (binary search: paths are prefixes).
+
+    >>> common_prefix_length(("a", "b", "c"), ("a", "b", "d"))
+    2
+    """
+    low, high = 0, min(len(first), len(second))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if first[middle - 1] == second[middle - 1]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

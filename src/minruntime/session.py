@@ -1,0 +1,414 @@
+"""The Session: the facade a scheduling loop builds once per cycle and asks about victims.
+
+A session holds the queue tree, the configuration and ``now``. It resolves each min-runtime
+once per distinct (action, preemptor queue, victim queue), computes each job's derived facts
+once, and answers every question at the same instant ``now``, which it never reads from a clock.
+
+>>> from datetime import datetime, timezone
+>>> from minruntime import Action, Config, Job, PodSet, Queue, QueueTree, Session, Task
+>>> tree = QueueTree([Queue("org", reclaim_min_runtime="30m"), Queue("a", "org"), Queue("b", "org")])
+>>> now = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+>>> session = Session(tree, Config(), now)
+>>> pending = Job("pending", "b", priority=100)
+>>> young = Job("young", "a", preemptibility="preemptible", start_time=datetime(2026, 11, 22, 11, 50, tzinfo=timezone.utc),
+...             pod_sets=[PodSet(tasks=[Task("young-0")])])
+>>> session.is_eligible(Action.RECLAIM, pending, young)
+False
+>>> print(session.explain(Action.RECLAIM, pending, young))
+reclaim of 'young' by 'pending': refused: min-runtime 30m from queue 'org': started 2026-11-22T11:50:00Z, protected until 2026-11-22T12:20:00Z
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Final
+
+import attrs
+
+from minruntime._time import Instant, from_ns, to_ns
+from minruntime.config import Config
+from minruntime.decisions import Decision, Reason
+from minruntime.durations import MinRuntime
+from minruntime.jobs import JobFacts, JobLike, TaskLike
+from minruntime.preemptibility import (
+    LEGACY_PRIORITY_THRESHOLD,
+    Preemptibility,
+    PreemptibilitySource,
+)
+from minruntime.protection import protected_until as _protected_until
+from minruntime.queues import QueueTree
+from minruntime.resolution import Action, Resolution, Resolver
+from minruntime.validation import Failure, ScenarioResult, validate_victim
+from minruntime.victims import (
+    TaskOrder,
+    evictable_tasks,
+    fundamental_reason,
+    min_runtime_filter,
+    min_runtime_reason,
+    protected_ns,
+)
+
+__all__ = ["Session", "SessionStats"]
+
+_SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+
+Evictions = Mapping[JobLike, Iterable[object]] | Iterable[tuple[JobLike, Iterable[object]]]
+"""A scenario's evictions: victim job -> the tasks (or task ids) it would lose."""
+
+
+@attrs.frozen(kw_only=True)
+class SessionStats:
+    """What a session did: decisions by reason, and how well its caches served.
+
+    Attributes:
+        decisions: how many victim decisions ended with each reason (reason value -> count).
+        resolutions: how many min-runtime lookups were made.
+        cache_hits: how many of them were answered from the cache.
+        jobs: how many distinct jobs had their facts computed.
+    """
+
+    decisions: Mapping[str, int]
+    resolutions: int
+    cache_hits: int
+    jobs: int
+
+    @property
+    def cache_misses(self) -> int:
+        """Lookups that had to be computed."""
+        return self.resolutions - self.cache_hits
+
+
+def _action(action: Action | str) -> Action:
+    return action if action.__class__ is Action else Action(action)
+
+
+class Session:
+    """One scheduling cycle's view of min-runtime and preemptibility.
+
+    Args:
+        tree: the queue tree.
+        config: the node-pool configuration.
+        now: the instant of every decision: an aware datetime or POSIX seconds.
+        legacy_priority_threshold: for jobs with no explicit preemptibility, a priority below
+            this is preemptible (default 100).
+        task_order: a key that sorts a job's tasks most important first; the sacrifice order
+            of :meth:`evictable_tasks` is its reverse. Default: the job's listing order.
+
+    Raises:
+        InvalidTimestamp: if ``now`` is naive or not a time.
+
+    A job's facts (effective preemptibility, elastic, active tasks, start time) are computed the
+    first time the session sees the job object and kept for the session's life: build a new
+    session for the next cycle rather than changing jobs under a live one.
+
+    >>> from minruntime import QueueTree, Config, Queue
+    >>> Session(QueueTree([Queue("q", preempt_min_runtime="5m")]), Config(), now=0).preempt_min_runtime("q")
+    MinRuntime('5m')
+    """
+
+    __slots__ = (
+        "_counts",
+        "_facts",
+        "_lookups",
+        "_misses_before",
+        "_now",
+        "_now_ns",
+        "_resolver",
+        "_task_order",
+        "_threshold",
+        "config",
+        "tree",
+    )
+
+    def __init__(
+        self,
+        tree: QueueTree,
+        config: Config,
+        now: Instant,
+        *,
+        legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD,
+        task_order: TaskOrder | None = None,
+        _resolver: Resolver | None = None,
+    ) -> None:
+        self.tree = tree
+        self.config = config
+        self._now_ns = to_ns(now, "the session's now")
+        self._now = from_ns(self._now_ns)
+        self._threshold = legacy_priority_threshold
+        self._task_order = task_order
+        self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
+        self._facts: dict[int, JobFacts] = {}
+        self._counts: Counter[Reason] = Counter()
+        self._lookups = 0
+        self._misses_before = self._resolver.misses
+
+    @property
+    def now(self) -> datetime:
+        """The instant of this session's decisions (UTC)."""
+        return self._now
+
+    def at(self, now: Instant) -> Session:
+        """A session at another instant that shares this one's resolved min-runtimes.
+
+        Resolution depends only on the tree and the configuration, so it carries over; job
+        facts and statistics start afresh.
+
+        >>> from minruntime import QueueTree, Config
+        >>> Session(QueueTree([]), Config(), now=0).at(60).now.isoformat()
+        '1970-01-01T00:01:00+00:00'
+        """
+        return Session(
+            self.tree,
+            self.config,
+            now,
+            legacy_priority_threshold=self._threshold,
+            task_order=self._task_order,
+            _resolver=self._resolver,
+        )
+
+    # -- resolution -----------------------------------------------------------------------------
+
+    def resolve(self, action: Action | str, preemptor_queue: str, victim_queue: str) -> Resolution:
+        """The MR for ``action`` between two queues, and the queue whose setting produced it.
+
+        An unknown queue gives the node-pool default, and the resolution says which queue was
+        unknown. For preempt the preemptor's queue does not matter.
+
+        >>> from minruntime import QueueTree, Config, Queue
+        >>> session = Session(QueueTree([Queue("q", reclaim_min_runtime="1h")]), Config(), 0)
+        >>> print(session.resolve("reclaim", "other", "q"))
+        0s (node-pool default; queue 'other' is not in the tree)
+        """
+        self._lookups += 1
+        if _action(action) is Action.PREEMPT:
+            return self._resolver.preempt(victim_queue)
+        return self._resolver.reclaim(preemptor_queue, victim_queue)
+
+    def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
+        """The preempt MR of a victim in ``victim_queue`` (walk up from it)."""
+        self._lookups += 1
+        return self._resolver.preempt(victim_queue).min_runtime
+
+    def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
+        """The reclaim MR between two queues, by the configured method."""
+        self._lookups += 1
+        return self._resolver.reclaim(preemptor_queue, victim_queue).min_runtime
+
+    def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
+        """The MR that applies to ``victim`` when ``preemptor`` wants its resources."""
+        return self.resolve(action, preemptor.queue, victim.queue).min_runtime
+
+    # -- jobs -----------------------------------------------------------------------------------
+
+    def facts(self, job: JobLike) -> JobFacts:
+        """The derived facts of a job, computed once per session.
+
+        Raises:
+            InvalidTimestamp: for a naive or malformed start time.
+            InvalidPreemptibility: for an explicit preemptibility that is not a valid value.
+        """
+        facts = self._facts.get(id(job))
+        if facts is None:
+            facts = JobFacts.of(job, self._threshold)
+            self._facts[id(job)] = facts
+        return facts
+
+    # -- protection and filters -----------------------------------------------------------------
+
+    def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """Whether min-runtime protects ``victim`` now (the predicate of section 5 only).
+
+        Never protects whatever the start time; no start time is not protected; otherwise
+        ``now < start + MR``.
+        """
+        facts = self.facts(victim)
+        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
+        return protected_ns(mr, facts.start_ns, self._now_ns)
+
+    def protected_until(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike
+    ) -> datetime | None:
+        """When ``victim``'s protection ends: ``start + MR``, ``FOREVER`` for never, or ``None``
+        without a start time."""
+        facts = self.facts(victim)
+        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
+        return _protected_until(mr, from_ns(facts.start_ns) if facts.start_ns is not None else None)
+
+    def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
+
+        False for a never MR; true for elastic and semi-preemptible victims (the scenario
+        validator judges them); otherwise true iff not protected.
+        """
+        facts = self.facts(victim)
+        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
+        return min_runtime_filter(facts, mr, self._now_ns)
+
+    def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
+        reason = fundamental_reason(action, preemptor, victim, victim.queue in self.tree)
+        if reason is None:
+            self._lookups += 1
+            if action is Action.PREEMPT:
+                resolution = self._resolver.preempt(victim.queue)
+            else:
+                resolution = self._resolver.reclaim(preemptor.queue, victim.queue)
+            reason = min_runtime_reason(victim, resolution.min_runtime, self._now_ns)
+        self._counts[reason] += 1
+        return reason
+
+    def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """Whether ``victim`` (or, if elastic or semi-preemptible, part of it) may be evicted.
+
+        The fundamentals of the action (not itself; preempt: same queue and strictly lower
+        priority; reclaim: another queue; not non-preemptible; an active task; a known queue),
+        then the min-runtime filter.
+        """
+        return self._reason(_action(action), self.facts(preemptor), self.facts(victim)).allowed
+
+    def eligible_victims(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
+    ) -> list[JobLike]:
+        """The eligible victims among ``victims``, in input order.
+
+        Equal to filtering with :meth:`is_eligible` one by one.
+        """
+        act = _action(action)
+        pre = self.facts(preemptor)
+        reason = self._reason
+        facts = self.facts
+        return [victim for victim in victims if reason(act, pre, facts(victim)).allowed]
+
+    def evictable_tasks(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike
+    ) -> tuple[TaskLike, ...]:
+        """The tasks of ``victim`` that may be evicted, least important first.
+
+        None if the victim is not eligible; all its active tasks if it is eligible and not
+        protected; per pod set the active tasks above ``min_available`` if it is protected and
+        elastic, or semi-preemptible.
+        """
+        facts = self.facts(victim)
+        reason = self._reason(_action(action), self.facts(preemptor), facts)
+        return evictable_tasks(reason, facts, self._task_order)
+
+    def next_expiry(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
+    ) -> datetime | None:
+        """When the next of ``victims`` stops being protected: the time to retry.
+
+        Among the victims that pass every fundamental but are protected by a finite MR (semi-
+        preemptible ones excepted: their protection changes nothing), the earliest
+        ``protected_until``; ``None`` if there is none.
+        """
+        act = _action(action)
+        pre = self.facts(preemptor)
+        earliest: int | None = None
+        for victim in victims:
+            facts = self.facts(victim)
+            if facts.start_ns is None or facts.preemptibility is _SEMI:
+                continue
+            if fundamental_reason(act, pre, facts, facts.queue in self.tree) is not None:
+                continue
+            mr = self.resolve(act, pre.queue, facts.queue).min_runtime
+            if mr.is_never:
+                continue
+            until = facts.start_ns + mr._ns
+            if until > self._now_ns and (earliest is None or until < earliest):
+                earliest = until
+        return None if earliest is None else from_ns(earliest)
+
+    # -- validation -----------------------------------------------------------------------------
+
+    def validate(
+        self, action: Action | str, preemptor: JobLike, evictions: Evictions
+    ) -> ScenarioResult:
+        """Judge a scenario: would evicting these tasks break min-runtime or a semi-preemptible core?
+
+        Args:
+            action: preempt or reclaim (which MR applies).
+            preemptor: the pending job.
+            evictions: victim job -> tasks (or task ids) to evict; a mapping or (job, tasks)
+                pairs.
+
+        Returns:
+            A :class:`~minruntime.ScenarioResult`, false when invalid, naming every failure.
+
+        Raises:
+            InvalidScenario: if a victim does not have a task the scenario evicts.
+        """
+        act = _action(action)
+        pre = self.facts(preemptor)
+        pairs = evictions.items() if isinstance(evictions, Mapping) else evictions
+        failures: list[Failure] = []
+        for victim, tasks in pairs:
+            facts = self.facts(victim)
+            mr = self.resolve(act, pre.queue, facts.queue).min_runtime
+            until = _protected_until(mr, facts.start_time)
+            failures.extend(validate_victim(facts, tasks, mr, self._now_ns, until))
+        return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
+
+    # -- explanation ----------------------------------------------------------------------------
+
+    def explain(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> Decision:
+        """The full, immutable decision for one victim, with its reason and numbers.
+
+        ``decision.allowed == is_eligible(...)``; ``str(decision)`` is one sentence.
+        """
+        act = _action(action)
+        pre = self.facts(preemptor)
+        facts = self.facts(victim)
+        reason = self._reason(act, pre, facts)
+        resolution = self.resolve(act, pre.queue, facts.queue)
+        notes = [
+            f"queue {name!r} is not in the tree: the node-pool default applies"
+            for name in resolution.unknown_queues
+            if reason is not Reason.UNKNOWN_VICTIM_QUEUE or name != facts.queue
+        ]
+        if facts.preemptibility_source is PreemptibilitySource.LEGACY_PRIORITY and reason not in (
+            Reason.SAME_JOB,
+            Reason.UNKNOWN_VICTIM_QUEUE,
+        ):
+            comparison = "<" if facts.preemptibility is Preemptibility.PREEMPTIBLE else ">="
+            notes.append(
+                f"{facts.preemptibility} by the legacy priority rule "
+                f"({facts.priority} {comparison} {self._threshold})"
+            )
+        start = facts.start_time
+        return Decision(
+            action=act,
+            preemptor=pre.id,
+            victim=facts.id,
+            allowed=reason.allowed,
+            reason=reason,
+            min_runtime=resolution.min_runtime,
+            source=resolution.source,
+            preemptibility=facts.preemptibility,
+            start_time=start,
+            protected_until=_protected_until(resolution.min_runtime, start),
+            now=self._now,
+            notes=tuple(notes),
+        )
+
+    # -- statistics -----------------------------------------------------------------------------
+
+    def stats(self) -> SessionStats:
+        """Decisions by reason and cache use so far in this session.
+
+        >>> from minruntime import QueueTree, Config, Queue
+        >>> session = Session(QueueTree([Queue("q")]), Config(), 0)
+        >>> _ = session.preempt_min_runtime("q"), session.preempt_min_runtime("q")
+        >>> stats = session.stats()
+        >>> stats.resolutions, stats.cache_hits
+        (2, 1)
+        """
+        decisions = {
+            reason.value: self._counts[reason] for reason in Reason if self._counts[reason]
+        }
+        return SessionStats(
+            decisions=decisions,
+            resolutions=self._lookups,
+            cache_hits=self._lookups - (self._resolver.misses - self._misses_before),
+            jobs=len(self._facts),
+        )
