@@ -1,0 +1,173 @@
+"""Hypothesis strategies and a fake clock, for minruntime's tests and for schedulers' own.
+
+Needs the ``testing`` extra (``pip install "minruntime[testing]"``, which brings hypothesis).
+
+>>> from hypothesis import given
+>>> from minruntime.testing import queue_trees
+>>> @given(queue_trees())
+... def test_every_queue_has_a_path(tree):
+...     assert all(tree.path(name)[-1] == name for name in tree)
+>>> test_every_queue_has_a_path()
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import attrs
+from hypothesis import strategies as st
+
+from minruntime.durations import MinRuntime
+from minruntime.jobs import Job, PodSet, Task, TaskStatus
+from minruntime.preemptibility import Preemptibility
+from minruntime.queues import Queue, QueueTree
+
+__all__ = [
+    "BASE_TIME",
+    "FakeClock",
+    "duration_strings",
+    "jobs",
+    "min_runtimes",
+    "optional_min_runtimes",
+    "queue_trees",
+    "task_statuses",
+]
+
+BASE_TIME = datetime(2026, 1, 1, tzinfo=UTC)
+"""The instant around which the strategies place start times."""
+
+_UNITS = ("ns", "us", "µs", "ms", "s", "m", "h", "d", "w")
+
+
+def duration_strings() -> st.SearchStrategy[str]:
+    """Valid Go-style duration strings (with ``d`` and ``w``), for example ``"1.5h30m"``.
+
+    >>> from minruntime import MinRuntime
+    >>> MinRuntime.parse(duration_strings().example()) is not None
+    True
+    """
+    number = st.one_of(
+        st.integers(0, 10_000).map(str),
+        st.tuples(st.integers(0, 999), st.integers(0, 999_999)).map(lambda p: f"{p[0]}.{p[1]}"),
+    )
+    pair = st.tuples(number, st.sampled_from(_UNITS)).map("".join)
+    return st.lists(pair, min_size=1, max_size=4).map("".join)
+
+
+def min_runtimes(
+    *, allow_never: bool = True, max_seconds: int = 14 * 86_400
+) -> st.SearchStrategy[MinRuntime]:
+    """Min-runtime values: zero, durations up to ``max_seconds`` (nanosecond-exact), never.
+
+    >>> isinstance(min_runtimes().example(), MinRuntime)
+    True
+    """
+    durations = st.one_of(
+        st.just(MinRuntime.ZERO),
+        st.integers(0, max_seconds).map(MinRuntime.parse),
+        st.integers(0, max_seconds * 10**9).map(MinRuntime.from_nanoseconds),
+    )
+    if allow_never:
+        return st.one_of(durations, st.just(MinRuntime.NEVER))
+    return durations
+
+
+def optional_min_runtimes(*, allow_never: bool = True) -> st.SearchStrategy[MinRuntime | None]:
+    """A queue setting: unset (``None``, most often), a duration, or never."""
+    return st.one_of(st.none(), st.none(), min_runtimes(allow_never=allow_never))
+
+
+@st.composite
+def queue_trees(
+    draw: st.DrawFn,
+    *,
+    min_queues: int = 1,
+    max_queues: int = 25,
+    allow_never: bool = True,
+) -> QueueTree:
+    """Random valid queue trees: several top-level trees, random settings on any queue.
+
+    Queues are named ``q0``, ``q1``, ... and each one's parent comes before it, so trees are
+    acyclic by construction.
+    """
+    count = draw(st.integers(min_queues, max_queues))
+    queues = []
+    for i in range(count):
+        parent = draw(st.one_of(st.none(), st.integers(0, i - 1))) if i else None
+        queues.append(
+            Queue(
+                f"q{i}",
+                None if parent is None else f"q{parent}",
+                preempt_min_runtime=draw(optional_min_runtimes(allow_never=allow_never)),
+                reclaim_min_runtime=draw(optional_min_runtimes(allow_never=allow_never)),
+            )
+        )
+    return QueueTree(queues)
+
+
+def task_statuses() -> st.SearchStrategy[TaskStatus]:
+    """Any task status, running most often."""
+    return st.one_of(st.just(TaskStatus.RUNNING), st.sampled_from(list(TaskStatus)))
+
+
+@st.composite
+def jobs(
+    draw: st.DrawFn,
+    *,
+    queues: tuple[str, ...] = ("q0",),
+    id: str | None = None,
+    max_pod_sets: int = 3,
+    max_tasks: int = 5,
+    start_within: timedelta = timedelta(hours=4),
+) -> Job:
+    """Random jobs in one of ``queues``: priorities, preemptibility, pod sets, statuses.
+
+    Start times fall within ``start_within`` before or slightly after :data:`BASE_TIME`, or are
+    missing.
+    """
+    job_id = id if id is not None else draw(st.uuids().map(lambda u: f"job-{u.hex[:8]}"))
+    pod_set_count = draw(st.integers(1, max_pod_sets))
+    pod_sets = []
+    for p in range(pod_set_count):
+        size = draw(st.integers(0, max_tasks))
+        tasks = [Task(f"{job_id}/{p}/{t}", draw(task_statuses())) for t in range(size)]
+        pod_sets.append(
+            PodSet(
+                "default" if p == 0 else f"set{p}",
+                min_available=draw(st.integers(0, max_tasks)),
+                tasks=tasks,
+            )
+        )
+    offset = draw(
+        st.one_of(
+            st.none(),
+            st.integers(-int(start_within.total_seconds()), 600),
+        )
+    )
+    return Job(
+        job_id,
+        draw(st.sampled_from(queues)),
+        priority=draw(st.sampled_from([25, 50, 75, 99, 100, 125])),
+        preemptibility=draw(st.one_of(st.none(), st.sampled_from(list(Preemptibility)))),
+        start_time=None if offset is None else BASE_TIME + timedelta(seconds=offset),
+        pod_sets=pod_sets,
+    )
+
+
+@attrs.define
+class FakeClock:
+    """A clock for tests of a scheduling loop: read ``now``, move it with :meth:`advance`.
+
+    The library never reads a clock itself; a loop under test can take its ``now`` from this.
+
+    >>> clock = FakeClock()
+    >>> clock.advance(minutes=5).isoformat()
+    '2026-01-01T00:05:00+00:00'
+    """
+
+    now: datetime = BASE_TIME
+
+    def advance(self, **delta: float) -> datetime:
+        """Move the clock forward by a ``timedelta(**delta)`` and return the new ``now``."""
+        self.now = self.now + timedelta(**delta)
+        return self.now
