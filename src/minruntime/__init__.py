@@ -45,6 +45,14 @@ from minruntime.protection import FOREVER, is_protected, protected_until
 from minruntime.queues import Queue, QueueTree
 from minruntime.resolution import Action, Resolution, Resolver, resolve
 from minruntime.session import Session, SessionStats
+from minruntime.starttime import (
+    START_TIME_ANNOTATION,
+    ParsedTime,
+    format_start_time,
+    parse_rfc3339,
+    parse_start_time,
+    stamp_start_time,
+)
 from minruntime.validation import Failure, FailureKind, ScenarioResult
 
 __all__ = [
@@ -58,6 +66,7 @@ __all__ = [
     "PRIORITY_CLASSES",
     "PRIORITY_INFERENCE",
     "PRIORITY_TRAIN",
+    "START_TIME_ANNOTATION",
     "Action",
     "Config",
     "Decision",
@@ -75,6 +84,7 @@ __all__ = [
     "MinRuntime",
     "MinRuntimeError",
     "Owner",
+    "ParsedTime",
     "PodSet",
     "PodSetLike",
     "Preemptibility",
@@ -93,9 +103,13 @@ __all__ = [
     "TaskStatus",
     "UnknownQueue",
     "determine_preemptibility",
+    "format_start_time",
     "is_protected",
+    "parse_rfc3339",
+    "parse_start_time",
     "protected_until",
     "resolve",
+    "stamp_start_time",
 ]
 
 __version__ = "0.1.0"

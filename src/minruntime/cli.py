@@ -127,16 +127,22 @@ def worked_example(now: datetime = EXAMPLE_NOW) -> str:
         lines.append(f"  victim in {victim}: {session.resolve(Action.PREEMPT, victim, victim)}")
     lines.append("")
     pending, running = _example_jobs(now)
-    lines.append(f"Pending job {pending.id!r} in queue {pending.queue!r} wants room; it may reclaim:")
+    lines.append(
+        f"Pending job {pending.id!r} in queue {pending.queue!r} wants room; it may reclaim:"
+    )
     for job in running:
         decision = session.explain(Action.RECLAIM, pending, job)
         lines.append(f"  - {decision}")
         evictable = session.evictable_tasks(Action.RECLAIM, pending, job)
         if evictable:
-            lines.append(f"      evictable, first to go first: {', '.join(str(t.id) for t in evictable)}")
+            lines.append(
+                f"      evictable, first to go first: {', '.join(str(t.id) for t in evictable)}"
+            )
     retry = session.next_expiry(Action.RECLAIM, pending, running)
     if retry is not None:
-        lines.append(f"Retry at {retry.isoformat().replace('+00:00', 'Z')}, when the next protection ends.")
+        lines.append(
+            f"Retry at {retry.isoformat().replace('+00:00', 'Z')}, when the next protection ends."
+        )
     return "\n".join(lines)
 
 
