@@ -188,7 +188,7 @@ class Config:
         MinRuntime('10m')
         """
         parsed = _load_document(document, origin)
-        parsed = _unwrap_config_map(parsed, origin)
+        parsed, origin = _unwrap_config_map(parsed, origin)
         tiers = parsed.get("tiers")
         if tiers is None:
             tiers = []
@@ -255,10 +255,10 @@ def _load_yaml(text: str, origin: str) -> object:
         raise InvalidConfiguration([f"not valid YAML: {error}"], origin=origin) from None
 
 
-def _unwrap_config_map(document: Mapping[str, Any], origin: str) -> Mapping[str, Any]:
+def _unwrap_config_map(document: Mapping[str, Any], origin: str) -> tuple[Mapping[str, Any], str]:
     """A ConfigMap holds the config document as text under ``data``; read it from there."""
     if document.get("kind") != "ConfigMap":
-        return document
+        return document, origin
     data = document.get("data")
     if not isinstance(data, Mapping) or len(data) != 1:
         raise InvalidConfiguration(
@@ -266,4 +266,5 @@ def _unwrap_config_map(document: Mapping[str, Any], origin: str) -> Mapping[str,
             origin=origin,
         )
     ((key, text),) = data.items()
-    return _load_document(text, f"{origin} data[{key!r}]")
+    inner = f"{origin} data[{key!r}]"
+    return _load_document(text, inner), inner

@@ -286,7 +286,10 @@ class MinRuntime:
         """
         if self._ns == _NEVER_NS:
             raise ValueError("never has no timedelta")
-        return timedelta(microseconds=-(-self._ns // MICROSECOND))
+        try:
+            return timedelta(microseconds=-(-self._ns // MICROSECOND))
+        except OverflowError:
+            raise ValueError(f"{self} is longer than a timedelta can hold") from None
 
     def __str__(self) -> str:
         return _format(self._ns)

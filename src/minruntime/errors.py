@@ -15,10 +15,12 @@ invalid duration '1x' in Queue 'prod' spec.reclaimMinRuntime: unknown unit 'x' (
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "InvalidConfiguration",
     "InvalidDuration",
+    "InvalidObject",
     "InvalidPreemptibility",
     "InvalidQueueTree",
     "InvalidScenario",
@@ -38,6 +40,20 @@ class MinRuntimeError(Exception):
     ...     type(error).__name__
     'InvalidDuration'
     """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuild from the message and attributes, not by calling __init__ with the message:
+        # errors must survive pickling (multiprocessing, executors) and copying unchanged.
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild(
+    cls: type[MinRuntimeError], args: tuple[Any, ...], state: dict[str, Any]
+) -> MinRuntimeError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class InvalidDuration(MinRuntimeError, ValueError):
@@ -155,3 +171,30 @@ class InvalidConfiguration(MinRuntimeError, ValueError):
 
 class InvalidScenario(MinRuntimeError, ValueError):
     """A scenario that names something the victim job does not have."""
+
+
+class InvalidObject(MinRuntimeError, ValueError):
+    """A Kubernetes object (or a snapshot file) that cannot be read.
+
+    The message names the object as ``Kind/namespace/name`` (or ``Kind/name`` for a
+    cluster-scoped object) and the field path.
+
+    Attributes:
+        object: the object's ``Kind/namespace/name``, or the file, or ``None``.
+        field: the field path, for example ``"spec.minMember"``, or ``None``.
+
+    >>> from minruntime.kube import read_queue
+    >>> try:
+    ...     read_queue({"kind": "Queue", "metadata": {"name": "prod"},
+    ...                 "spec": {"reclaimMinRuntime": "1x"}})
+    ... except InvalidObject as error:
+    ...     print(error)
+    Queue/prod spec.reclaimMinRuntime: invalid duration '1x': unknown unit 'x' (expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)
+    """
+
+    def __init__(
+        self, message: str, *, object: str | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.object = object
+        self.field = field

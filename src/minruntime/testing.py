@@ -42,9 +42,12 @@ _UNITS = ("ns", "us", "µs", "ms", "s", "m", "h", "d", "w")
 def duration_strings() -> st.SearchStrategy[str]:
     """Valid Go-style duration strings (with ``d`` and ``w``), for example ``"1.5h30m"``.
 
+    >>> from hypothesis import given
     >>> from minruntime import MinRuntime
-    >>> MinRuntime.parse(duration_strings().example()) is not None
-    True
+    >>> @given(duration_strings())
+    ... def test_parses(text):
+    ...     assert MinRuntime.parse(str(MinRuntime.parse(text))) == MinRuntime.parse(text)
+    >>> test_parses()
     """
     number = st.one_of(
         st.integers(0, 10_000).map(str),
@@ -59,8 +62,11 @@ def min_runtimes(
 ) -> st.SearchStrategy[MinRuntime]:
     """Min-runtime values: zero, durations up to ``max_seconds`` (nanosecond-exact), never.
 
-    >>> isinstance(min_runtimes().example(), MinRuntime)
-    True
+    >>> from hypothesis import given
+    >>> @given(min_runtimes(allow_never=False))
+    ... def test_finite(value):
+    ...     assert not value.is_never
+    >>> test_finite()
     """
     durations = st.one_of(
         st.just(MinRuntime.ZERO),

@@ -1,0 +1,697 @@
+"""Reading Kubernetes objects as ``kubectl get ... -o json`` prints them.
+
+A cluster snapshot is a list of objects: Queues (``scheduling.run.ai``), PodGroups, Pods,
+PriorityClasses, the scheduler config (a ConfigMap holding it, or the bare document), a
+SchedulingShard, and any owner objects (Jobs, PyTorchJobs ...) whose labels may carry a
+preemptibility. :func:`read_snapshot` turns them into what a :class:`~minruntime.Session`
+needs: a queue tree, a configuration and jobs.
+
+Fields the library does not use are ignored. A field it needs and cannot read is an
+:class:`~minruntime.InvalidObject` naming the object (``Kind/namespace/name``) and the field.
+
+>>> snapshot = read_snapshot([
+...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
+...      "spec": {"reclaimMinRuntime": "30m"}},
+...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+...      "metadata": {"name": "train", "namespace": "ml",
+...                   "annotations": {"kai.scheduler/last-start-timestamp": "2026-11-22T11:50:00Z"}},
+...      "spec": {"queue": "team", "minMember": 1}},
+...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "ml",
+...      "annotations": {"pod-group-name": "train"}}, "status": {"phase": "Running"}},
+... ])
+>>> job = snapshot.find("ml/train")
+>>> job.job.queue, job.job.priority, str(job.preemptibility.value), job.job.start_time.isoformat()
+('team', 50, 'preemptible', '2026-11-22T11:50:00+00:00')
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from minruntime.config import PLUGIN_NAME, Config
+from minruntime.durations import MinRuntime
+from minruntime.errors import (
+    InvalidConfiguration,
+    InvalidDuration,
+    InvalidObject,
+    InvalidTimestamp,
+)
+from minruntime.jobs import DEFAULT_POD_SET, DEFAULT_PRIORITY, Job, PodSet, Task, TaskStatus
+from minruntime.preemptibility import (
+    LEGACY_PRIORITY_THRESHOLD,
+    Owner,
+    PreemptibilityResult,
+    determine_preemptibility,
+)
+from minruntime.queues import Queue, QueueTree
+from minruntime.starttime import START_TIME_ANNOTATION, parse_start_time
+
+__all__ = [
+    "POD_GROUP_ANNOTATION",
+    "SUBGROUP_LABEL",
+    "Snapshot",
+    "SnapshotJob",
+    "load_objects",
+    "pod_task_status",
+    "read_priority_class",
+    "read_queue",
+    "read_snapshot",
+]
+
+POD_GROUP_ANNOTATION: Final = "pod-group-name"
+"""The pod annotation that names its PodGroup (in the pod's namespace)."""
+
+SUBGROUP_LABEL: Final = "kai.scheduler/subgroup-name"
+"""The pod label that names its sub-group (pod set) within the PodGroup."""
+
+Object = Mapping[str, Any]
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+
+def _flatten(value: object, origin: str) -> Iterator[Object]:
+    if value is None:
+        return
+    if isinstance(value, list):
+        for item in value:
+            yield from _flatten(item, origin)
+        return
+    if not isinstance(value, Mapping):
+        raise InvalidObject(
+            f"{origin}: expected Kubernetes objects, found {type(value).__name__} {value!r:.60}",
+            object=origin,
+        )
+    kind = value.get("kind")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list):
+        yield from _flatten(value["items"], origin)
+        return
+    yield value
+
+
+def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
+    """Parse a snapshot's text: JSON (one object, a ``List``, or an array), or a YAML stream.
+
+    YAML needs PyYAML (``pip install "minruntime[yaml]"``). ``List`` objects are flattened.
+
+    Raises:
+        InvalidObject: for text that is neither, naming ``origin``.
+
+    >>> [o["kind"] for o in load_objects('{"kind": "List", "items": [{"kind": "Queue"}]}')]
+    ['Queue']
+    """
+    stripped = text.lstrip()
+    if not stripped:
+        return []
+    if stripped[0] in "[{":
+        try:
+            return list(_flatten(json.loads(text), origin))
+        except ValueError as error:
+            json_error: ValueError | None = error
+        else:  # pragma: no cover - returned above
+            json_error = None
+    else:
+        json_error = None
+    try:
+        yaml = importlib.import_module("yaml")
+    except ImportError:
+        if json_error is not None:
+            raise InvalidObject(f"{origin}: not valid JSON: {json_error}", object=origin) from None
+        raise InvalidObject(
+            f"{origin}: not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'",
+            object=origin,
+        ) from None
+    try:
+        documents = list(yaml.safe_load_all(text))
+    except yaml.YAMLError as error:
+        detail = f"not valid JSON ({json_error}) nor YAML" if json_error else "not valid YAML"
+        raise InvalidObject(f"{origin}: {detail}: {error}", object=origin) from None
+    return list(_flatten(documents, origin))
+
+
+# -- field access -------------------------------------------------------------------------------
+
+
+def _name(obj: Object) -> str:
+    kind = obj.get("kind") or "object"
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, Mapping):
+        return str(kind)
+    namespace = metadata.get("namespace")
+    name = metadata.get("name")
+    parts = [str(kind)] + ([str(namespace)] if namespace else []) + [str(name)]
+    return "/".join(parts)
+
+
+_TYPE_NAMES: Final = {str: "a string", int: "an integer", list: "a list", Mapping: "an object"}
+
+
+def _get(
+    obj: Object, path: str, expected: type, *, required: bool = False, default: Any = None
+) -> Any:
+    """The value at a dotted field path, checked against ``expected``; ``default`` if absent."""
+    current: Any = obj
+    walked: list[str] = []
+    for key in path.split("."):
+        if not isinstance(current, Mapping):
+            raise InvalidObject(
+                f"{_name(obj)} {'.'.join(walked)}: expected an object, got {current!r:.60}",
+                object=_name(obj),
+                field=".".join(walked),
+            )
+        walked.append(key)
+        current = current.get(key)
+        if current is None:
+            if required:
+                raise InvalidObject(
+                    f"{_name(obj)} {path}: missing (required)", object=_name(obj), field=path
+                )
+            return default
+    wrong = not isinstance(current, expected) or (expected is int and isinstance(current, bool))
+    if wrong:
+        raise InvalidObject(
+            f"{_name(obj)} {path}: expected {_TYPE_NAMES.get(expected, expected.__name__)}, "
+            f"got {current!r:.60}",
+            object=_name(obj),
+            field=path,
+        )
+    return current
+
+
+def _string_map(obj: Object, path: str) -> dict[str, str]:
+    mapping = _get(obj, path, Mapping, default={})
+    bad = [key for key, value in mapping.items() if not isinstance(value, str)]
+    if bad:
+        raise InvalidObject(
+            f"{_name(obj)} {path}[{bad[0]!r}]: expected a string, got {mapping[bad[0]]!r:.60}",
+            object=_name(obj),
+            field=f"{path}[{bad[0]!r}]",
+        )
+    return dict(mapping)
+
+
+def _duration(obj: Object, path: str) -> MinRuntime | None:
+    raw = _get(obj, path, object)
+    if raw is None:
+        return None
+    try:
+        return MinRuntime.parse(raw)
+    except InvalidDuration as error:
+        message = str(error).replace(
+            "invalid duration", f"{_name(obj)} {path}: invalid duration", 1
+        )
+        raise InvalidObject(message, object=_name(obj), field=path) from None
+
+
+# -- single objects -----------------------------------------------------------------------------
+
+
+def read_queue(obj: Object) -> Queue:
+    """A Queue object (``scheduling.run.ai/v2``) as a :class:`~minruntime.Queue`.
+
+    Reads ``metadata.name``, ``spec.parentQueue``, ``spec.preemptMinRuntime`` and
+    ``spec.reclaimMinRuntime`` (every duration spelling; ``-1`` or ``never`` for never).
+
+    >>> read_queue({"kind": "Queue", "metadata": {"name": "dev"},
+    ...             "spec": {"parentQueue": "org", "preemptMinRuntime": "-1"}})
+    Queue(name='dev', parent='org', preempt_min_runtime=MinRuntime('never'), reclaim_min_runtime=None)
+    """
+    name = _get(obj, "metadata.name", str, required=True)
+    return Queue(
+        name,
+        _get(obj, "spec.parentQueue", str),
+        preempt_min_runtime=_duration(obj, "spec.preemptMinRuntime"),
+        reclaim_min_runtime=_duration(obj, "spec.reclaimMinRuntime"),
+    )
+
+
+def read_priority_class(obj: Object) -> tuple[str, int, bool]:
+    """A PriorityClass as ``(name, value, global_default)``.
+
+    >>> read_priority_class({"kind": "PriorityClass", "metadata": {"name": "train"}, "value": 50})
+    ('train', 50, False)
+    """
+    name = _get(obj, "metadata.name", str, required=True)
+    value = _get(obj, "value", int, required=True)
+    global_default = _get(obj, "globalDefault", bool, default=False)
+    return name, value, global_default
+
+
+def pod_task_status(obj: Object) -> TaskStatus:
+    """The task status of a Pod, from its phase and a few spec and metadata fields.
+
+    ``Pending`` is ``Gated`` with scheduling gates, ``Bound`` once it has a node, else
+    ``Pending``; ``Running``, ``Succeeded``, ``Failed`` and ``Unknown`` map to themselves; a pod
+    being deleted (``metadata.deletionTimestamp``) that still holds a node is ``Releasing``. A
+    pod without a phase is ``Pending``.
+
+    >>> pod_task_status({"kind": "Pod", "metadata": {"name": "p", "deletionTimestamp": "x"},
+    ...                  "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}})
+    <TaskStatus.RELEASING: 'Releasing'>
+    """
+    phase = _get(obj, "status.phase", str, default="Pending")
+    node = _get(obj, "spec.nodeName", str)
+    deleting = _get(obj, "metadata.deletionTimestamp", str) is not None
+    if phase == "Pending":
+        if deleting and node:
+            return TaskStatus.RELEASING
+        if _get(obj, "spec.schedulingGates", list):
+            return TaskStatus.GATED
+        return TaskStatus.BOUND if node else TaskStatus.PENDING
+    if phase == "Running":
+        return TaskStatus.RELEASING if deleting else TaskStatus.RUNNING
+    if phase in ("Succeeded", "Failed", "Unknown"):
+        return TaskStatus(phase)
+    raise InvalidObject(
+        f"{_name(obj)} status.phase: unknown phase {phase!r} (expected Pending, Running, "
+        "Succeeded, Failed or Unknown)",
+        object=_name(obj),
+        field="status.phase",
+    )
+
+
+# -- the snapshot -------------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class SnapshotJob:
+    """One PodGroup of a snapshot, read: the job the Session sees and what it was read from.
+
+    Attributes:
+        job: the :class:`~minruntime.Job` (its ``preemptibility`` is the determined value).
+        namespace, name: the PodGroup's.
+        priority_class: the class it names, or ``None``.
+        preemptibility: the determination, with its source and warnings.
+        warnings: what reading it skipped or assumed.
+    """
+
+    job: Job
+    namespace: str
+    name: str
+    priority_class: str | None
+    preemptibility: PreemptibilityResult
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        """``namespace/name``."""
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def task_count(self) -> int:
+        """Pods of every status."""
+        return sum(len(pod_set.tasks) for pod_set in self.job.pod_sets)
+
+    def count(self, *statuses: TaskStatus) -> int:
+        """How many of its pods have one of ``statuses``."""
+        return sum(
+            1 for pod_set in self.job.pod_sets for task in pod_set.tasks if task.status in statuses
+        )
+
+
+@attrs.frozen(kw_only=True)
+class Snapshot:
+    """A cluster snapshot, read: the tree, the configuration, the jobs and the warnings."""
+
+    tree: QueueTree
+    config: Config
+    jobs: tuple[SnapshotJob, ...]
+    priority_classes: Mapping[str, int]
+    global_default_priority: int | None = None
+    warnings: tuple[str, ...] = ()
+
+    def find(self, reference: str) -> SnapshotJob:
+        """The job ``namespace/name``, or ``name`` when that name is unique.
+
+        Raises:
+            LookupError: when there is no such job, or a bare name is ambiguous.
+        """
+        matches = [
+            job
+            for job in self.jobs
+            if job.id == reference or ("/" not in reference and job.name == reference)
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise LookupError(f"no pod group {reference!r} in the snapshot")
+        ids = ", ".join(job.id for job in matches)
+        raise LookupError(f"pod group name {reference!r} is ambiguous: {ids}; use namespace/name")
+
+
+def _group(obj: Object) -> str:
+    api_version = obj.get("apiVersion")
+    return api_version.split("/")[0] if isinstance(api_version, str) and "/" in api_version else ""
+
+
+def _is_scheduler_config(document: object) -> bool:
+    return isinstance(document, Mapping) and isinstance(document.get("tiers"), list)
+
+
+def _config_map_document(obj: Object) -> tuple[str, Object] | None:
+    """The scheduler config a ConfigMap holds, if it holds one."""
+    data = _get(obj, "data", Mapping, default={})
+    for key, text in data.items():
+        if not isinstance(text, str):
+            continue
+        try:
+            document: object = json.loads(text)
+        except ValueError:
+            try:
+                document = importlib.import_module("yaml").safe_load(text)
+            except Exception:  # not YAML either, or no PyYAML: not a scheduler config
+                continue
+        if _is_scheduler_config(document):
+            return f"{_name(obj)} data[{key!r}]", document  # type: ignore[return-value]
+    return None
+
+
+def _shard_arguments(obj: Object) -> dict[str, object]:
+    arguments: dict[str, object] = {}
+    for key, argument in (
+        ("preemptMinRuntime", "defaultPreemptMinRuntime"),
+        ("reclaimMinRuntime", "defaultReclaimMinRuntime"),
+    ):
+        value = _get(obj, f"spec.minRuntime.{key}", str)
+        if value is not None:
+            arguments[argument] = value
+    plugin = _get(obj, f"spec.plugins.{PLUGIN_NAME}", Mapping)
+    if plugin is not None and plugin.get("arguments") is not None:
+        # An override's arguments fully replace the plugin's default arguments.
+        arguments = dict(_get(obj, f"spec.plugins.{PLUGIN_NAME}.arguments", Mapping))
+    return arguments
+
+
+def _read_config(
+    documents: list[tuple[str, Object]], shards: list[Object], lenient: bool
+) -> Config:
+    try:
+        if len(documents) > 1:
+            names = ", ".join(origin for origin, _ in documents)
+            raise InvalidObject(f"more than one scheduler config in the snapshot: {names}")
+        if documents:
+            origin, document = documents[0]
+            return Config.from_scheduler_config(document, lenient=lenient, origin=origin)
+        if len(shards) > 1:
+            names = ", ".join(_name(shard) for shard in shards)
+            raise InvalidObject(f"more than one SchedulingShard in the snapshot: {names}")
+        if shards:
+            origin = f"{_name(shards[0])} spec"
+            return Config.from_plugin_arguments(
+                _shard_arguments(shards[0]), lenient=lenient, origin=origin
+            )
+    except InvalidConfiguration as error:
+        raise InvalidObject(str(error), object=error.origin) from None
+    return Config(
+        warnings=["no scheduler config or SchedulingShard in the snapshot; using the defaults"]
+    )
+
+
+def _owners(pod: Object, by_uid: Mapping[str, Object]) -> list[Owner]:
+    """The pod's owners present in the snapshot, nearest first, following controller refs."""
+    owners: list[Owner] = []
+    seen: set[str] = set()
+    current = pod
+    while True:
+        references = _get(current, "metadata.ownerReferences", list, default=[])
+        candidates = [r for r in references if isinstance(r, Mapping)]
+        if not candidates:
+            return owners
+        controllers = [r for r in candidates if r.get("controller")]
+        reference = (controllers or candidates)[0]
+        uid = reference.get("uid")
+        owner = by_uid.get(uid) if isinstance(uid, str) else None
+        if owner is None or uid in seen:
+            return owners
+        seen.add(uid)  # type: ignore[arg-type]
+        owners.append(
+            Owner(
+                str(owner.get("kind", "")),
+                str(_get(owner, "metadata.name", str, default="")),
+                group=_group(owner),
+                labels=_string_map(owner, "metadata.labels"),
+                annotations=_string_map(owner, "metadata.annotations"),
+            )
+        )
+        current = owner
+
+
+def _pod_sets(group: Object) -> list[tuple[str, int]]:
+    """The leaf pod sets of a PodGroup as (name, min_available)."""
+    sub_groups = _get(group, "spec.subGroups", list, default=[])
+    if not sub_groups:
+        min_member = _get(group, "spec.minMember", int, default=1)
+        if min_member < 0:
+            raise InvalidObject(
+                f"{_name(group)} spec.minMember: must be >= 0, got {min_member}",
+                object=_name(group),
+                field="spec.minMember",
+            )
+        return [(DEFAULT_POD_SET, min_member)]
+    parents = {sub.get("parent") for sub in sub_groups if isinstance(sub, Mapping)}
+    leaves = []
+    for i, sub in enumerate(sub_groups):
+        field = f"spec.subGroups[{i}]"
+        if not isinstance(sub, Mapping):
+            raise InvalidObject(
+                f"{_name(group)} {field}: expected an object", object=_name(group), field=field
+            )
+        name = sub.get("name")
+        if not isinstance(name, str) or not name:
+            raise InvalidObject(
+                f"{_name(group)} {field}.name: expected a non-empty string, got {name!r}",
+                object=_name(group),
+                field=f"{field}.name",
+            )
+        if name in parents:
+            continue
+        min_member = sub.get("minMember", 1)
+        if isinstance(min_member, bool) or not isinstance(min_member, int) or min_member < 0:
+            raise InvalidObject(
+                f"{_name(group)} {field}.minMember: expected an integer >= 0, got {min_member!r}",
+                object=_name(group),
+                field=f"{field}.minMember",
+            )
+        leaves.append((name, min_member))
+    return leaves
+
+
+def read_snapshot(
+    objects: Iterable[Object],
+    *,
+    lenient_config: bool = False,
+    strict_times: bool = False,
+    orphans_as_top_level: bool = False,
+    kind_defaults: Mapping[str, str] | None = None,
+    legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD,
+) -> Snapshot:
+    """Read a whole snapshot into a tree, a configuration and jobs.
+
+    Args:
+        objects: the objects (``List`` objects are flattened).
+        lenient_config: a bad plugin argument becomes a warning and the default.
+        strict_times: an unparseable start-time annotation is an error instead of a warning.
+        orphans_as_top_level: a queue whose parent is missing becomes top-level (with a warning).
+        kind_defaults: per-workload-kind preemptibility defaults (``"<Kind>.<group>"`` or
+            ``"<Kind>"`` -> value).
+        legacy_priority_threshold: for the legacy preemptibility rule.
+
+    Each PodGroup becomes a job with id ``namespace/name``: its pods (annotation
+    ``pod-group-name``) grouped by sub-group (label ``kai.scheduler/subgroup-name``), its
+    priority from its PriorityClass (else the global default class, else 50), its
+    preemptibility determined from ``spec.preemptibility``, the ``kai.scheduler/preemptibility``
+    label or annotation on the pod's owners (nearest first), on the PodGroup and on the pod,
+    ``kind_defaults``, and last the legacy priority rule; its start time from the annotation
+    ``kai.scheduler/last-start-timestamp``.
+
+    Raises:
+        InvalidObject: for a field that is needed and cannot be read, naming object and field.
+        InvalidQueueTree: for a queue tree that cannot be built.
+    """
+    flat = list(_flatten(list(objects), "snapshot"))
+    queues: list[Queue] = []
+    groups: list[Object] = []
+    pods: list[Object] = []
+    classes: dict[str, int] = {}
+    global_default: int | None = None
+    documents: list[tuple[str, Object]] = []
+    shards: list[Object] = []
+    by_uid: dict[str, Object] = {}
+    warnings: list[str] = []
+    for obj in flat:
+        kind = obj.get("kind")
+        group = _group(obj)
+        uid = _get(obj, "metadata.uid", object)
+        if isinstance(uid, str):
+            by_uid[uid] = obj
+        if kind == "Queue" and group == "scheduling.run.ai":
+            queues.append(read_queue(obj))
+        elif kind == "PodGroup" and group == "scheduling.run.ai":
+            groups.append(obj)
+        elif kind == "Pod":
+            pods.append(obj)
+        elif kind == "PriorityClass":
+            name, value, is_default = read_priority_class(obj)
+            classes[name] = value
+            if is_default:
+                global_default = value
+        elif kind == "ConfigMap":
+            found = _config_map_document(obj)
+            if found is not None:
+                documents.append(found)
+        elif kind == "SchedulingShard":
+            shards.append(obj)
+        elif kind is None and _is_scheduler_config(obj):
+            documents.append(("scheduler config document", obj))
+    config = _read_config(documents, shards, lenient_config)
+    warnings.extend(config.warnings)
+    tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
+    warnings.extend(tree.warnings)
+
+    pods_by_group: dict[tuple[str, str], list[Object]] = {}
+    group_keys = {
+        (
+            _get(g, "metadata.namespace", str, default=""),
+            _get(g, "metadata.name", str, required=True),
+        )
+        for g in groups
+    }
+    for pod in pods:
+        group_name = _get(pod, f"metadata.annotations.{POD_GROUP_ANNOTATION}", str)
+        if group_name is None:
+            continue
+        key = (_get(pod, "metadata.namespace", str, default=""), group_name)
+        if key not in group_keys:
+            warnings.append(
+                f"{_name(pod)}: pod group {group_name!r} is not in the snapshot; pod ignored"
+            )
+            continue
+        pods_by_group.setdefault(key, []).append(pod)
+
+    jobs = []
+    for pod_group in groups:
+        jobs.append(
+            _read_job(
+                pod_group,
+                pods_by_group,
+                classes,
+                global_default,
+                by_uid,
+                strict_times=strict_times,
+                kind_defaults=kind_defaults,
+                threshold=legacy_priority_threshold,
+            )
+        )
+    return Snapshot(
+        tree=tree,
+        config=config,
+        jobs=tuple(jobs),
+        priority_classes=classes,
+        global_default_priority=global_default,
+        warnings=tuple(warnings),
+    )
+
+
+def _read_job(
+    group: Object,
+    pods_by_group: Mapping[tuple[str, str], Sequence[Object]],
+    classes: Mapping[str, int],
+    global_default: int | None,
+    by_uid: Mapping[str, Object],
+    *,
+    strict_times: bool,
+    kind_defaults: Mapping[str, str] | None,
+    threshold: int,
+) -> SnapshotJob:
+    where = _name(group)
+    namespace = _get(group, "metadata.namespace", str, default="")
+    name = _get(group, "metadata.name", str, required=True)
+    queue = _get(group, "spec.queue", str, required=True)
+    warnings: list[str] = []
+
+    class_name = _get(group, "spec.priorityClassName", str)
+    if class_name is not None and class_name in classes:
+        priority = classes[class_name]
+    else:
+        if class_name is not None:
+            warnings.append(
+                f"{where}: PriorityClass {class_name!r} is not in the snapshot; using the "
+                + (
+                    "global default"
+                    if global_default is not None
+                    else f"fallback {DEFAULT_PRIORITY}"
+                )
+            )
+        priority = global_default if global_default is not None else DEFAULT_PRIORITY
+
+    pod_sets = _pod_sets(group)
+    tasks: dict[str, list[Task]] = {pod_set: [] for pod_set, _ in pod_sets}
+    members = pods_by_group.get((namespace, name), ())
+    for pod in members:
+        sub_group = _get(pod, f"metadata.labels.{SUBGROUP_LABEL}", str, default=DEFAULT_POD_SET)
+        if sub_group not in tasks:
+            raise InvalidObject(
+                f"{_name(pod)} metadata.labels[{SUBGROUP_LABEL!r}]: sub-group {sub_group!r} is "
+                f"not a leaf sub-group of {where} (its pod sets: {', '.join(map(repr, tasks))})",
+                object=_name(pod),
+                field=f"metadata.labels[{SUBGROUP_LABEL!r}]",
+            )
+        tasks[sub_group].append(
+            Task(_get(pod, "metadata.name", str, required=True), pod_task_status(pod))
+        )
+
+    annotations = _string_map(group, "metadata.annotations")
+    labels = _string_map(group, "metadata.labels")
+    first_pod = members[0] if members else None
+    owners = _owners(first_pod, by_uid) if first_pod is not None else []
+    owners.append(
+        Owner("PodGroup", name, group="scheduling.run.ai", labels=labels, annotations=annotations)
+    )
+    determined = determine_preemptibility(
+        priority=priority,
+        explicit=_get(group, "spec.preemptibility", str),
+        owners=owners,
+        pod_labels=_string_map(first_pod, "metadata.labels") if first_pod is not None else None,
+        pod_annotations=_string_map(first_pod, "metadata.annotations")
+        if first_pod is not None
+        else None,
+        kind_defaults=kind_defaults,
+        threshold=threshold,
+    )
+    warnings.extend(f"{where}: {warning}" for warning in determined.warnings)
+
+    origin = f"{where} metadata.annotations[{START_TIME_ANNOTATION!r}]"
+    try:
+        start = parse_start_time(
+            annotations.get(START_TIME_ANNOTATION), strict=strict_times, origin=origin
+        )
+    except InvalidTimestamp as error:
+        raise InvalidObject(
+            str(error), object=where, field=f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
+        ) from None
+    warnings.extend(start.warnings)
+
+    job = Job(
+        f"{namespace}/{name}" if namespace else name,
+        queue,
+        priority=priority,
+        preemptibility=determined.value,
+        start_time=start.value,
+        pod_sets=[
+            PodSet(pod_set, min_available=minimum, tasks=tasks[pod_set])
+            for pod_set, minimum in pod_sets
+        ],
+    )
+    return SnapshotJob(
+        job=job,
+        namespace=namespace,
+        name=name,
+        priority_class=class_name,
+        preemptibility=determined,
+        warnings=tuple(warnings),
+    )
