@@ -562,8 +562,8 @@ def read_snapshot(
         for g in groups
     }
     for pod in pods:
-        group_name = _get(pod, f"metadata.annotations.{POD_GROUP_ANNOTATION}", str)
-        if group_name is None:
+        group_name = _string_map(pod, "metadata.annotations").get(POD_GROUP_ANNOTATION)
+        if not group_name:
             continue
         key = (_get(pod, "metadata.namespace", str, default=""), group_name)
         if key not in group_keys:
@@ -633,7 +633,7 @@ def _read_job(
     tasks: dict[str, list[Task]] = {pod_set: [] for pod_set, _ in pod_sets}
     members = pods_by_group.get((namespace, name), ())
     for pod in members:
-        sub_group = _get(pod, f"metadata.labels.{SUBGROUP_LABEL}", str, default=DEFAULT_POD_SET)
+        sub_group = _string_map(pod, "metadata.labels").get(SUBGROUP_LABEL) or DEFAULT_POD_SET
         if sub_group not in tasks:
             raise InvalidObject(
                 f"{_name(pod)} metadata.labels[{SUBGROUP_LABEL!r}]: sub-group {sub_group!r} is "
