@@ -78,6 +78,14 @@ def _ago(delta: timedelta) -> str:
     return str(MinRuntime(int(abs(delta.total_seconds()))))
 
 
+def _until(value: str | None, now: datetime) -> str:
+    """A protected-until cell: '-' without one, 'never', or the time ('ended' when past)."""
+    if value is None or value == "never":
+        return value or "-"
+    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return _short(moment, now) if moment > now else f"ended {_short(moment, now)}"
+
+
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
@@ -306,11 +314,7 @@ def _render_table(report: dict[str, Any], out: TextIO) -> None:
                     "allowed" if decision["allowed"] else "refused",
                     decision["reason"],
                     f"{decision['minRuntime']} ({decision['source'] or 'default'})",
-                    "-"
-                    if until is None
-                    else until
-                    if until == "never"
-                    else _short(datetime.fromisoformat(until.replace("Z", "+00:00")), now),
+                    _until(until, now),
                     f"{len(evictable)}: {shown}" if evictable else "-",
                 ]
             )
