@@ -28,6 +28,8 @@ class Reason(enum.Enum):
     (False, True)
     """
 
+    __hash__ = object.__hash__  # identity: Enum's own __hash__ is slow Python code
+
     SAME_JOB = "same-job"
     """The victim is the preemptor itself."""
     UNKNOWN_VICTIM_QUEUE = "unknown-victim-queue"

@@ -21,7 +21,7 @@ from typing import Final, Protocol
 
 import attrs
 
-from minruntime._time import Instant, from_ns, optional_to_ns
+from minruntime._time import Instant, from_ns, optional_to_ns, to_ns
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
     Preemptibility,
@@ -59,6 +59,8 @@ class TaskStatus(enum.Enum):
     >>> TaskStatus.RELEASING.is_active, TaskStatus.PIPELINED.is_allocated
     (True, False)
     """
+
+    __hash__ = object.__hash__  # identity: Enum's own __hash__ is slow Python code
 
     PENDING = "Pending"
     GATED = "Gated"
@@ -125,6 +127,11 @@ ALLOCATED_STATUSES: Final = frozenset(
     {TaskStatus.ALLOCATED, TaskStatus.BINDING, TaskStatus.BOUND, TaskStatus.RUNNING}
 )
 """Statuses that make a job count as started, for start-time stamping."""
+
+_IS_ACTIVE: Final[dict[object, bool]] = {
+    **{status: status in ACTIVE_STATUSES for status in TaskStatus},
+    **{status.value: status in ACTIVE_STATUSES for status in TaskStatus},
+}
 
 
 class TaskLike(Protocol):
@@ -275,7 +282,7 @@ class Job:
         return tuple(task for pod_set in self.pod_sets for task in pod_set.tasks)
 
 
-@attrs.frozen(slots=True)
+@attrs.define(eq=False)
 class PodSetFacts:
     """What a pod set is, as computed once: its active tasks in listing order and counts."""
 
@@ -290,9 +297,12 @@ class PodSetFacts:
         return max(0, len(self.active) - self.min_available)
 
 
-@attrs.frozen(slots=True)
+@attrs.define(eq=False)
 class JobFacts:
     """Derived facts of a job, computed once per job per session.
+
+    Treat them as read-only: they are a plain (not frozen) class only because building one per
+    job is on a scheduler's hot path, and frozen attrs classes are slower to build.
 
     Attributes:
         job: the job they were computed from.
@@ -328,21 +338,28 @@ class JobFacts:
         pod_sets = []
         elastic = False
         active_count = 0
+        is_active = _IS_ACTIVE
         for pod_set in job.pod_sets:
             tasks = pod_set.tasks
-            active = tuple(
-                task for task in tasks if TaskStatus.parse(task.status) in ACTIVE_STATUSES
-            )
+            try:
+                active = tuple([task for task in tasks if is_active[task.status]])
+            except KeyError:  # a status spelled in another case, or not a status at all
+                active = tuple(
+                    [task for task in tasks if TaskStatus.parse(task.status) in ACTIVE_STATUSES]
+                )
             if pod_set.min_available < len(tasks):
                 elastic = True
             active_count += len(active)
             pod_sets.append(PodSetFacts(pod_set.name, pod_set.min_available, len(tasks), active))
+        start = job.start_time
+        if start is not None:
+            start = to_ns(start, f"job {job.id!r} start_time")
         return cls(
             job=job,
             id=job.id,
             queue=job.queue,
             priority=job.priority,
-            start_ns=optional_to_ns(job.start_time, f"job {job.id!r} start_time"),
+            start_ns=start,
             preemptibility=preemptibility,
             preemptibility_source=source,
             elastic=elastic,

@@ -75,6 +75,8 @@ class Preemptibility(enum.Enum):
     'preemptible'
     """
 
+    __hash__ = object.__hash__  # identity: Enum's own __hash__ is slow Python code
+
     PREEMPTIBLE = "preemptible"
     NON_PREEMPTIBLE = "non-preemptible"
     SEMI_PREEMPTIBLE = "semi-preemptible"

@@ -164,27 +164,40 @@ class QueueTree:
         problems: list[str] = []
         queues: list[Queue] = []
         for number, record in enumerate(records):
-            try:
-                fields = dict(record)
-                name = fields.get("name")
-                if not isinstance(name, str) or not name:
-                    raise InvalidQueueTree(
-                        [f"record {number}: a queue name must be a non-empty string, got {name!r}"]
+            if not isinstance(record, Mapping):
+                problems.append(
+                    f"record {number}: expected a mapping, got {type(record).__name__} {record!r:.60}"
+                )
+                continue
+            fields = dict(record)
+            name = fields.get("name")
+            if not isinstance(name, str) or not name:
+                problems.append(
+                    f"record {number}: a queue name must be a non-empty string, got {name!r}"
+                )
+                continue
+            unknown = sorted(set(fields) - {"name", "parent", *_MIN_RUNTIME_FIELDS})
+            if unknown:
+                problems.append(f"queue {name!r}: unknown keys {unknown}")
+            for key in _MIN_RUNTIME_FIELDS:
+                try:
+                    fields[key] = parse_optional_min_runtime(
+                        fields.get(key), origin=f"Queue {name!r} {key}"
                     )
-                unknown = sorted(set(fields) - {"name", "parent", *_MIN_RUNTIME_FIELDS})
-                if unknown:
-                    raise InvalidQueueTree([f"queue {name!r}: unknown keys {unknown}"])
-                bad = []
-                for key in _MIN_RUNTIME_FIELDS:
-                    try:
-                        fields[key] = parse_optional_min_runtime(
-                            fields.get(key), origin=f"Queue {name!r} {key}"
-                        )
-                    except InvalidDuration as error:
-                        bad.append(str(error))
-                if bad:
-                    raise InvalidQueueTree(bad)
-                queues.append(Queue(**fields))
+                except InvalidDuration as error:
+                    # Keep the queue (with the field unset) so that its place in the tree is
+                    # still checked and no child is reported as an orphan because of it.
+                    problems.append(str(error))
+                    fields[key] = None
+            try:
+                queues.append(
+                    Queue(
+                        name,
+                        fields.get("parent"),
+                        preempt_min_runtime=fields["preempt_min_runtime"],
+                        reclaim_min_runtime=fields["reclaim_min_runtime"],
+                    )
+                )
             except InvalidQueueTree as error:
                 problems.extend(error.problems)
         tree = cls.__new__(cls)
