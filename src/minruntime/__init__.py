@@ -8,6 +8,7 @@ from minruntime.durations import MinRuntime
 from minruntime.errors import (
     InvalidConfiguration,
     InvalidDuration,
+    InvalidObject,
     InvalidPreemptibility,
     InvalidQueueTree,
     InvalidScenario,
@@ -74,6 +75,7 @@ __all__ = [
     "FailureKind",
     "InvalidConfiguration",
     "InvalidDuration",
+    "InvalidObject",
     "InvalidPreemptibility",
     "InvalidQueueTree",
     "InvalidScenario",

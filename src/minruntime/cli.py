@@ -15,21 +15,22 @@ arguments).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from importlib import resources
-from typing import Any, Final, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from minruntime._time import FOREVER, from_ns, to_ns
 from minruntime.config import Config
 from minruntime.decisions import Decision
 from minruntime.durations import MinRuntime
-from minruntime.errors import InvalidDuration, InvalidTimestamp, MinRuntimeError
+from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
-from minruntime.preemptibility import PreemptibilitySource
+from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
 from minruntime.resolution import Action
 from minruntime.session import Session
@@ -112,7 +113,10 @@ def _protection_status(session: Session, job: SnapshotJob) -> tuple[dict[str, An
         "protectedUntil": _iso(until),
         "protected": protected,
     }
-    if resolution.min_runtime.is_never:
+    preemptibility = facts.preemptibility
+    if preemptibility is Preemptibility.NON_PREEMPTIBLE:
+        text = "never evicted (non-preemptible)"
+    elif resolution.min_runtime.is_never:
         text = "never preempted"
     elif until is None:
         text = "not protected (never started)"
@@ -120,6 +124,8 @@ def _protection_status(session: Session, job: SnapshotJob) -> tuple[dict[str, An
         text = f"protected until {_short(until, session.now)} ({_ago(until - session.now)} left)"
     else:
         text = "not protected"
+    if preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
+        text += "; core kept (semi-preemptible)"
     return data, text
 
 
@@ -233,7 +239,6 @@ def explain_report(
         report["jobs"].append(entry)
     if expiries:
         report["retryAt"] = _iso(min(expiries))
-    report["stats"] = dict(session.stats().decisions)
     return report
 
 
@@ -339,8 +344,13 @@ def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[
         if path == "-":
             text, origin = stdin.read(), "<stdin>"
         else:
-            with open(path, encoding="utf-8") as handle:
-                text, origin = handle.read(), path
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    text, origin = handle.read(), path
+            except UnicodeDecodeError as error:
+                raise InvalidObject(
+                    f"{path}: not UTF-8 text ({error.reason} at byte {error.start})", object=path
+                ) from None
         objects.extend(load_objects(text, origin=origin))
     return objects, ["-" if path == "-" else path for path in paths]
 
@@ -348,14 +358,17 @@ def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[
 def _parse_now(value: str | None, default: datetime) -> datetime:
     if value is None:
         return default
-    if value.startswith(("+", "-")) and value not in ("-1",):
+    if value.startswith(("+", "-")) and value != "-1":
         sign = -1 if value[0] == "-" else 1
         try:
-            offset = MinRuntime.parse("+" + value[1:], origin="--now")
-        except InvalidDuration as error:
-            raise _UsageError(str(error)) from None
+            offset = MinRuntime.parse("+" + value[1:])
+        except InvalidDuration:
+            offset = MinRuntime.NEVER
         if offset.is_never:
-            raise _UsageError(f"--now: {value!r} is not an offset")
+            raise _UsageError(
+                f"--now: invalid offset {value!r} (expected e.g. +15m or -1h30m; "
+                "write a negative offset as --now=-15m)"
+            )
         return from_ns(to_ns(default, "--now") + sign * offset._ns)
     try:
         return parse_rfc3339(value, origin="--now")
@@ -370,8 +383,15 @@ def _parse_now(value: str | None, default: datetime) -> datetime:
         ) from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised (so that ``main`` reports them to its own stderr)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see {self.prog} --help)")
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="minruntime",
         description="Minimum-runtime protection and preemptibility policy for cluster schedulers.",
     )
@@ -427,6 +447,9 @@ def _build_parser() -> argparse.ArgumentParser:
 def _explain(
     args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO, clock_now: datetime
 ) -> int:
+    if args.priority is not None and args.preemptor_queue is None:
+        raise _UsageError("--priority only applies with --preemptor-queue")
+    now = _parse_now(args.now, EXAMPLE_NOW if not args.snapshots else clock_now)
     objects, sources = _read_sources(args.snapshots, stdin)
     snapshot = read_snapshot(
         objects,
@@ -434,7 +457,6 @@ def _explain(
         strict_times=args.strict_times,
         orphans_as_top_level=args.orphans_as_top_level,
     )
-    now = _parse_now(args.now, EXAMPLE_NOW if not args.snapshots else clock_now)
     preemptor: SnapshotJob | Job | None = None
     if args.preemptor is not None:
         preemptor = snapshot.find(args.preemptor)
@@ -447,8 +469,6 @@ def _explain(
         if priority is None:
             priority = max((job.job.priority for job in snapshot.jobs), default=0) + 1
         preemptor = Job("(hypothetical)", args.preemptor_queue, priority=priority)
-    if args.priority is not None and args.preemptor_queue is None:
-        raise _UsageError("--priority only applies with --preemptor-queue")
     report = explain_report(snapshot, now, preemptor=preemptor, sources=sources)
     if args.output == "json":
         out.write(json.dumps(report, indent=2) + "\n")
@@ -478,7 +498,14 @@ def main(
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
         arguments = ["explain", *arguments]  # explain is the default command
-    args = _build_parser().parse_args(arguments)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            args = _build_parser().parse_args(arguments)  # --help prints and exits 0
+    except SystemExit as exit:
+        return exit.code if isinstance(exit.code, int) else 0
+    except _UsageError as error:
+        err.write(f"minruntime: error: {error}\n")
+        return 2
     try:
         if args.command == "example":
             out.write(worked_example() + "\n")
@@ -488,7 +515,7 @@ def main(
     except _UsageError as error:
         err.write(f"minruntime: error: {error}\n")
         return 2
-    except (MinRuntimeError, LookupError, OSError, UnicodeDecodeError) as error:
+    except (MinRuntimeError, LookupError, OSError) as error:
         for line in _error_lines(error):
             err.write(f"minruntime: error: {line}\n")
         return 1
@@ -497,8 +524,9 @@ def main(
 def _error_lines(error: BaseException) -> list[str]:
     problems = getattr(error, "problems", None)
     if problems:
-        head = str(error).splitlines()[0].rstrip(":")
-        return [f"{head}: {problem}" for problem in problems]
+        # "invalid queue tree: 2 problems: ..." becomes one line per problem
+        kind = str(error).split(":", 1)[0]
+        return [f"{kind}: {' '.join(str(problem).split())}" for problem in problems]
     if isinstance(error, OSError) and error.filename is not None:
         return [f"{error.filename}: {error.strerror}"]
     text = error.args[0] if isinstance(error, LookupError) and error.args else str(error)

@@ -153,7 +153,7 @@ class Config:
                     bad(f"{key}: invalid value {raw!r} (expected 'lca' or 'queue')", "'lca'")
                 continue
             try:
-                values[field] = MinRuntime.parse(raw, origin=f"{origin} {key}")
+                values[field] = MinRuntime.parse(raw)
             except InvalidDuration as error:
                 bad(f"{key}: {error}", "0s")
         if problems:

@@ -26,6 +26,7 @@ Fields the library does not use are ignored. A field it needs and cannot read is
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -39,6 +40,7 @@ from minruntime.errors import (
     InvalidConfiguration,
     InvalidDuration,
     InvalidObject,
+    InvalidQueueTree,
     InvalidTimestamp,
 )
 from minruntime.jobs import DEFAULT_POD_SET, DEFAULT_PRIORITY, Job, PodSet, Task, TaskStatus
@@ -144,11 +146,18 @@ def _name(obj: Object) -> str:
         return str(kind)
     namespace = metadata.get("namespace")
     name = metadata.get("name")
-    parts = [str(kind)] + ([str(namespace)] if namespace else []) + [str(name)]
+    shown = name if isinstance(name, str) and name else "<unnamed>"
+    parts = [str(kind)] + ([str(namespace)] if namespace else []) + [shown]
     return "/".join(parts)
 
 
-_TYPE_NAMES: Final = {str: "a string", int: "an integer", list: "a list", Mapping: "an object"}
+_TYPE_NAMES: Final = {
+    str: "a string",
+    int: "an integer",
+    bool: "a boolean",
+    list: "a list",
+    Mapping: "an object",
+}
 
 
 def _get(
@@ -300,7 +309,7 @@ class SnapshotJob:
     @property
     def id(self) -> str:
         """``namespace/name``."""
-        return f"{self.namespace}/{self.name}"
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
 
     @property
     def task_count(self) -> int:
@@ -353,7 +362,7 @@ def _is_scheduler_config(document: object) -> bool:
     return isinstance(document, Mapping) and isinstance(document.get("tiers"), list)
 
 
-def _config_map_document(obj: Object) -> tuple[str, Object] | None:
+def _config_map_document(obj: Object) -> tuple[str, Object] | None:  # (field, document)
     """The scheduler config a ConfigMap holds, if it holds one."""
     data = _get(obj, "data", Mapping, default={})
     for key, text in data.items():
@@ -367,7 +376,7 @@ def _config_map_document(obj: Object) -> tuple[str, Object] | None:
             except Exception:  # not YAML either, or no PyYAML: not a scheduler config
                 continue
         if _is_scheduler_config(document):
-            return f"{_name(obj)} data[{key!r}]", document  # type: ignore[return-value]
+            return f"data[{key!r}]", document  # type: ignore[return-value]
     return None
 
 
@@ -388,28 +397,43 @@ def _shard_arguments(obj: Object) -> dict[str, object]:
 
 
 def _read_config(
-    documents: list[tuple[str, Object]], shards: list[Object], lenient: bool
+    documents: list[tuple[Object, str, Object]], shards: list[Object], lenient: bool
 ) -> Config:
+    """The configuration: a scheduler config document wins over a SchedulingShard."""
+    if len(documents) > 1:
+        names = ", ".join(f"{_name(obj)} {field}".strip() for obj, field, _ in documents)
+        raise InvalidObject(f"more than one scheduler config in the snapshot: {names}")
+    if len(shards) > 1 and not documents:
+        names = ", ".join(_name(shard) for shard in shards)
+        raise InvalidObject(f"more than one SchedulingShard in the snapshot: {names}")
+    ignored = (
+        [f"{_name(shard)} ignored: the scheduler config takes precedence" for shard in shards]
+        if documents
+        else []
+    )
     try:
-        if len(documents) > 1:
-            names = ", ".join(origin for origin, _ in documents)
-            raise InvalidObject(f"more than one scheduler config in the snapshot: {names}")
         if documents:
-            origin, document = documents[0]
-            return Config.from_scheduler_config(document, lenient=lenient, origin=origin)
-        if len(shards) > 1:
-            names = ", ".join(_name(shard) for shard in shards)
-            raise InvalidObject(f"more than one SchedulingShard in the snapshot: {names}")
-        if shards:
-            origin = f"{_name(shards[0])} spec"
-            return Config.from_plugin_arguments(
-                _shard_arguments(shards[0]), lenient=lenient, origin=origin
+            obj, field, document = documents[0]
+            origin = f"{_name(obj)} {field}".strip()
+            config = Config.from_scheduler_config(document, lenient=lenient, origin=origin)
+        elif shards:
+            obj = shards[0]
+            origin = f"{_name(obj)} spec"
+            config = Config.from_plugin_arguments(
+                _shard_arguments(obj), lenient=lenient, origin=origin
+            )
+        else:
+            return Config(
+                warnings=[
+                    "no scheduler config or SchedulingShard in the snapshot; using the defaults"
+                ]
             )
     except InvalidConfiguration as error:
-        raise InvalidObject(str(error), object=error.origin) from None
-    return Config(
-        warnings=["no scheduler config or SchedulingShard in the snapshot; using the defaults"]
-    )
+        name = _name(obj)
+        where = error.origin or origin
+        path = where[len(name) :].strip() if where.startswith(name) else where
+        raise InvalidObject(str(error), object=name, field=path or None) from None
+    return attrs.evolve(config, warnings=[*ignored, *config.warnings]) if ignored else config
 
 
 def _owners(pod: Object, by_uid: Mapping[str, Object]) -> list[Owner]:
@@ -519,10 +543,11 @@ def read_snapshot(
     pods: list[Object] = []
     classes: dict[str, int] = {}
     global_default: int | None = None
-    documents: list[tuple[str, Object]] = []
+    documents: list[tuple[Object, str, Object]] = []
     shards: list[Object] = []
     by_uid: dict[str, Object] = {}
     warnings: list[str] = []
+    queue_problems: list[str] = []
     for obj in flat:
         kind = obj.get("kind")
         group = _group(obj)
@@ -530,7 +555,20 @@ def read_snapshot(
         if isinstance(uid, str):
             by_uid[uid] = obj
         if kind == "Queue" and group == "scheduling.run.ai":
-            queues.append(read_queue(obj))
+            try:
+                queues.append(read_queue(obj))
+            except InvalidObject as error:
+                # Report every bad queue together with the tree's own problems; keep the queue
+                # in the tree when its name and parent can be read, so that its children and
+                # cycles are still checked.
+                queue_problems.append(str(error))
+                with contextlib.suppress(InvalidObject, InvalidQueueTree):
+                    queues.append(
+                        Queue(
+                            _get(obj, "metadata.name", str, required=True),
+                            _get(obj, "spec.parentQueue", str),
+                        )
+                    )
         elif kind == "PodGroup" and group == "scheduling.run.ai":
             groups.append(obj)
         elif kind == "Pod":
@@ -543,14 +581,19 @@ def read_snapshot(
         elif kind == "ConfigMap":
             found = _config_map_document(obj)
             if found is not None:
-                documents.append(found)
+                documents.append((obj, *found))
         elif kind == "SchedulingShard":
             shards.append(obj)
         elif kind is None and _is_scheduler_config(obj):
-            documents.append(("scheduler config document", obj))
+            documents.append(({"kind": "scheduler config document"}, "", obj))
     config = _read_config(documents, shards, lenient_config)
     warnings.extend(config.warnings)
-    tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
+    try:
+        tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
+    except InvalidQueueTree as error:
+        raise InvalidQueueTree([*queue_problems, *error.problems]) from None
+    if queue_problems:
+        raise InvalidQueueTree(queue_problems)
     warnings.extend(tree.warnings)
 
     pods_by_group: dict[tuple[str, str], list[Object]] = {}
@@ -634,6 +677,13 @@ def _read_job(
     members = pods_by_group.get((namespace, name), ())
     for pod in members:
         sub_group = _string_map(pod, "metadata.labels").get(SUBGROUP_LABEL) or DEFAULT_POD_SET
+        if sub_group not in tasks and sub_group == DEFAULT_POD_SET:
+            raise InvalidObject(
+                f"{_name(pod)} metadata.labels[{SUBGROUP_LABEL!r}]: missing, but {where} has "
+                f"sub-groups ({', '.join(map(repr, tasks))}): the pod must name one",
+                object=_name(pod),
+                field=f"metadata.labels[{SUBGROUP_LABEL!r}]",
+            )
         if sub_group not in tasks:
             raise InvalidObject(
                 f"{_name(pod)} metadata.labels[{SUBGROUP_LABEL!r}]: sub-group {sub_group!r} is "

@@ -199,7 +199,11 @@ RECLAIM_RESOLVERS: Final[dict[str, ReclaimResolver]] = {
 
 
 def resolve(
-    tree: QueueTree, config: Config, action: Action, preemptor_queue: str, victim_queue: str
+    tree: QueueTree,
+    config: Config,
+    action: Action | str,
+    preemptor_queue: str,
+    victim_queue: str,
 ) -> Resolution:
     """Resolve the MR of one action with the configured reclaim method (uncached).
 
@@ -208,7 +212,7 @@ def resolve(
     >>> str(resolve(tree, Config(), Action.RECLAIM, "a", "a").min_runtime)
     '2m'
     """
-    if action is Action.PREEMPT:
+    if Action(action) is Action.PREEMPT:
         return resolve_preempt(tree, config, victim_queue)
     method = RECLAIM_RESOLVERS[config.reclaim_resolve_method]
     return method(tree, config, preemptor_queue, victim_queue)
@@ -302,8 +306,8 @@ class Resolver:
         self._pairs[key] = result
         return result
 
-    def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
+    def resolve(self, action: Action | str, preemptor_queue: str, victim_queue: str) -> Resolution:
         """The MR of ``action``, as :func:`resolve` gives it, remembered."""
-        if action is Action.PREEMPT:
+        if Action(action) is Action.PREEMPT:
             return self.preempt(victim_queue)
         return self.reclaim(preemptor_queue, victim_queue)

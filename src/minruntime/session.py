@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Final
+from typing import Final, TypeVar
 
 import attrs
 
@@ -54,7 +54,9 @@ __all__ = ["Session", "SessionStats"]
 
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
 
-Evictions = Mapping[JobLike, Iterable[object]] | Iterable[tuple[JobLike, Iterable[object]]]
+J = TypeVar("J", bound=JobLike)
+
+Evictions = Mapping[J, Iterable[object]] | Iterable[tuple[J, Iterable[object]]]
 """A scenario's evictions: victim job -> the tasks (or task ids) it would lose."""
 
 
@@ -112,7 +114,7 @@ class Session:
         "_counts",
         "_facts",
         "_lookups",
-        "_misses_before",
+        "_misses",
         "_now",
         "_now_ns",
         "_resolver",
@@ -142,7 +144,7 @@ class Session:
         self._facts: dict[int, JobFacts] = {}
         self._counts: Counter[Reason] = Counter()
         self._lookups = 0
-        self._misses_before = self._resolver.misses
+        self._misses = 0
 
     @property
     def now(self) -> datetime:
@@ -181,20 +183,26 @@ class Session:
         >>> print(session.resolve("reclaim", "other", "q"))
         0s (node-pool default; queue 'other' is not in the tree)
         """
+        return self._resolve(_action(action), preemptor_queue, victim_queue)
+
+    def _resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
+        resolver = self._resolver
+        before = resolver.misses
+        if action is Action.PREEMPT:
+            result = resolver.preempt(victim_queue)
+        else:
+            result = resolver.reclaim(preemptor_queue, victim_queue)
         self._lookups += 1
-        if _action(action) is Action.PREEMPT:
-            return self._resolver.preempt(victim_queue)
-        return self._resolver.reclaim(preemptor_queue, victim_queue)
+        self._misses += resolver.misses - before
+        return result
 
     def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
         """The preempt MR of a victim in ``victim_queue`` (walk up from it)."""
-        self._lookups += 1
-        return self._resolver.preempt(victim_queue).min_runtime
+        return self._resolve(Action.PREEMPT, victim_queue, victim_queue).min_runtime
 
     def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
         """The reclaim MR between two queues, by the configured method."""
-        self._lookups += 1
-        return self._resolver.reclaim(preemptor_queue, victim_queue).min_runtime
+        return self._resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
 
     def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
         """The MR that applies to ``victim`` when ``preemptor`` wants its resources."""
@@ -249,11 +257,7 @@ class Session:
     def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
         reason = fundamental_reason(action, preemptor, victim, victim.queue in self.tree)
         if reason is None:
-            self._lookups += 1
-            if action is Action.PREEMPT:
-                resolution = self._resolver.preempt(victim.queue)
-            else:
-                resolution = self._resolver.reclaim(preemptor.queue, victim.queue)
+            resolution = self._resolve(action, preemptor.queue, victim.queue)
             reason = min_runtime_reason(victim, resolution.min_runtime, self._now_ns)
         self._counts[reason] += 1
         return reason
@@ -268,8 +272,8 @@ class Session:
         return self._reason(_action(action), self.facts(preemptor), self.facts(victim)).allowed
 
     def eligible_victims(
-        self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
-    ) -> list[JobLike]:
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
+    ) -> list[J]:
         """The eligible victims among ``victims``, in input order.
 
         Equal to filtering with :meth:`is_eligible` one by one.
@@ -322,7 +326,7 @@ class Session:
     # -- validation -----------------------------------------------------------------------------
 
     def validate(
-        self, action: Action | str, preemptor: JobLike, evictions: Evictions
+        self, action: Action | str, preemptor: JobLike, evictions: Evictions[J]
     ) -> ScenarioResult:
         """Judge a scenario: would evicting these tasks break min-runtime or a semi-preemptible core?
 
@@ -409,6 +413,6 @@ class Session:
         return SessionStats(
             decisions=decisions,
             resolutions=self._lookups,
-            cache_hits=self._lookups - (self._resolver.misses - self._misses_before),
+            cache_hits=self._lookups - self._misses,
             jobs=len(self._facts),
         )

@@ -72,10 +72,12 @@ def fundamental_reason(
             return Reason.NOT_LOWER_PRIORITY
     elif victim.queue == preemptor.queue:
         return Reason.SAME_QUEUE
-    if victim.preemptibility is _NON or (victim.preemptibility is _SEMI and not victim.has_surplus):
+    if victim.preemptibility is _NON:
         return Reason.NON_PREEMPTIBLE
     if victim.active_count == 0:
         return Reason.NO_ACTIVE_TASK
+    if victim.preemptibility is _SEMI and not victim.has_surplus:
+        return Reason.NON_PREEMPTIBLE  # only its core runs: nothing may be taken
     return None
 
 

@@ -1,0 +1,789 @@
+"""The ``minruntime`` command (``minruntime.cli.main``), run in-process with injected streams.
+
+The golden files in ``tests/golden/`` hold the exact output of ``minruntime explain`` on the
+bundled example cluster (``src/minruntime/data/example-cluster.json``, evaluated at
+2026-11-22T12:00:00Z). To regenerate them after a deliberate change of the output::
+
+    MINRUNTIME_UPDATE_GOLDEN=1 pytest tests/test_cli.py --no-cov
+
+The run that regenerates fails on purpose (so that CI never passes by rewriting its own
+expectations); read the diff of ``tests/golden/`` before committing it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from minruntime.cli import EXAMPLE_NOW, JSON_SCHEMA_ID, main, worked_example
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE_GOLDEN = os.environ.get("MINRUNTIME_UPDATE_GOLDEN") == "1"
+
+BUNDLED_TEXT = (
+    resources.files("minruntime").joinpath("data/example-cluster.json").read_text(encoding="utf-8")
+)
+EXAMPLE_INSTANT = "2026-11-22T12:00:00Z"
+FINETUNE = "nlp-team/finetune-7b"
+CHAT_API = "serving/chat-api"
+
+BUNDLED_WARNINGS = [
+    "minruntime: warning: PodGroup/batch/nightly-eval-29921880: skipped invalid preemptibility "
+    "'sometimes' in label on Job/nightly-eval-29921880",
+    "minruntime: warning: invalid timestamp '2026-11-22 11:00' in PodGroup/nlp-team/data-dedup "
+    "metadata.annotations['kai.scheduler/last-start-timestamp'] (expected RFC 3339 with a zone, "
+    "e.g. '2026-11-22T11:50:00Z'); treated as no start time",
+    "minruntime: warning: 15 of 21 pod groups have no preemptibility set and fall back on the "
+    "legacy priority rule (priority < 100 is preemptible); set spec.preemptibility or the "
+    "kai.scheduler/preemptibility label to make it explicit",
+]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one ``main`` call returned and wrote."""
+
+    status: int
+    out: str
+    err: str
+
+    @property
+    def report(self) -> JSON:
+        data = json.loads(self.out)
+        assert isinstance(data, dict)
+        return data
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+def run(args: list[str], *, stdin: str = "", now: datetime | None = None) -> Run:
+    """Run ``main(args)`` with string streams; ``now`` stands in for the clock."""
+    out, err = io.StringIO(), io.StringIO()
+    status = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err, now=now)
+    return Run(status, out.getvalue(), err.getvalue())
+
+
+def decision_of(report: JSON, job_id: str) -> JSON:
+    """The decision entry of the running job ``job_id`` in a report."""
+    (entry,) = [job for job in report["jobs"] if job["id"] == job_id]
+    decision = entry["decision"]
+    assert isinstance(decision, dict)
+    return decision
+
+
+def queue(name: str, **spec: object) -> JSON:
+    return {
+        "apiVersion": "scheduling.run.ai/v2",
+        "kind": "Queue",
+        "metadata": {"name": name},
+        "spec": dict(spec),
+    }
+
+
+def pod_group(namespace: str, name: str, **spec: object) -> JSON:
+    return {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": dict(spec),
+    }
+
+
+def write_objects(path: Path, *objects: JSON) -> str:
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": list(objects)}))
+    return str(path)
+
+
+# -- golden output ------------------------------------------------------------------------------
+
+GOLDEN_CASES = [
+    pytest.param("explain", [], id="no-preemptor"),
+    pytest.param("explain-finetune-7b", ["--preemptor", FINETUNE], id="finetune-7b"),
+    pytest.param("explain-chat-api", ["--preemptor", CHAT_API], id="chat-api"),
+]
+
+
+@pytest.mark.parametrize("output", ["table", "json"])
+@pytest.mark.parametrize(("stem", "extra"), GOLDEN_CASES)
+def test_explain_bundled_example_matches_golden_file(
+    stem: str, extra: list[str], output: str
+) -> None:
+    result = run(["explain", *extra, "--output", output])
+    path = GOLDEN / f"{stem}.{'txt' if output == 'table' else 'json'}"
+    if UPDATE_GOLDEN:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(result.out, encoding="utf-8")
+        pytest.fail(f"golden file {path} updated (MINRUNTIME_UPDATE_GOLDEN=1); rerun without it")
+    assert result.status == 0
+    assert result.out == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("stem", "extra"), GOLDEN_CASES)
+def test_explain_table_writes_the_bundled_warnings_to_stderr(stem: str, extra: list[str]) -> None:
+    result = run(["explain", *extra])
+    assert result.err_lines == BUNDLED_WARNINGS
+
+
+def test_explain_json_writes_nothing_to_stderr_and_carries_the_warnings() -> None:
+    result = run(["explain", "--output", "json"])
+    assert result.err == ""
+    assert result.report["warnings"] == [
+        line.split(": warning: ", 1)[1] for line in BUNDLED_WARNINGS
+    ]
+
+
+def test_explain_table_header_names_the_snapshot_and_the_instant() -> None:
+    lines = run(["explain"]).out.splitlines()
+    assert lines[:2] == [
+        "Snapshot the bundled example: 9 queues, 21 pod groups, 19 running; evaluated at "
+        "2026-11-22T12:00:00Z",
+        "Defaults: preempt min-runtime 5m, reclaim min-runtime 15m, reclaim resolve method lca",
+    ]
+
+
+def test_explain_retry_line_gives_the_earliest_expiry_for_each_preemptor() -> None:
+    finetune = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
+    chat = run(["explain", "--preemptor", CHAT_API]).out.splitlines()
+    assert finetune[-1] == (
+        "Retry at 2026-11-22T12:05:00Z: the next protection that would free a victim ends then."
+    )
+    assert chat[-1] == (
+        "Retry at 2026-11-22T12:10:00Z: the next protection that would free a victim ends then."
+    )
+
+
+# -- the default command and the worked example -------------------------------------------------
+
+
+def test_no_arguments_is_explain_of_the_bundled_example() -> None:
+    assert run([]) == run(["explain"])
+
+
+def test_options_without_a_command_go_to_explain() -> None:
+    assert run(["--preemptor", CHAT_API, "--output", "json"]) == run(
+        ["explain", "--preemptor", CHAT_API, "--output", "json"]
+    )
+
+
+def test_example_prints_the_worked_example() -> None:
+    result = run(["example"])
+    assert result.status == 0
+    assert result.err == ""
+    assert result.out == worked_example() + "\n"
+    lines = result.out.splitlines()
+    assert lines[0] == "minruntime worked example, evaluated at 2026-11-22T12:00:00Z"
+    section4 = [
+        "  leaf1 reclaims from leaf3: 1m from queue 'D'",
+        "  leaf1 reclaims from leaf2: 3m from queue 'leaf2'",
+        "  leaf3 reclaims from leaf1: 10m from queue 'B'",
+        "Preempt min-runtime (walk up from the victim's queue):",
+        "  victim in leaf1: 5m from queue 'leaf1'",
+        "  victim in leaf2: 10m from queue 'B'",
+    ]
+    start = lines.index("Reclaim min-runtime by lowest common ancestor (BEHAVIOR.md section 4):")
+    assert lines[start + 1 : start + 1 + len(section4)] == section4
+
+
+def test_example_ignores_the_injected_clock() -> None:
+    assert run(["example"], now=datetime(2030, 1, 1, tzinfo=UTC)) == run(["example"])
+
+
+# -- reading snapshots --------------------------------------------------------------------------
+
+
+def _without_sources(report: JSON) -> JSON:
+    return {key: value for key, value in report.items() if key != "sources"}
+
+
+def test_dash_reads_the_snapshot_from_stdin() -> None:
+    piped = run(["explain", "-", "--now", EXAMPLE_INSTANT, "--output", "json"], stdin=BUNDLED_TEXT)
+    bundled = run(["explain", "--output", "json"])
+    assert piped.status == 0
+    assert piped.report["sources"] == ["-"]
+    assert _without_sources(piped.report) == _without_sources(bundled.report)
+
+
+def test_dash_table_differs_from_the_bundled_run_only_in_the_source_name() -> None:
+    piped = run(["explain", "-", "--now", EXAMPLE_INSTANT], stdin=BUNDLED_TEXT)
+    bundled = run(["explain"])
+    assert piped.out.splitlines()[0] == (
+        "Snapshot -: 9 queues, 21 pod groups, 19 running; evaluated at 2026-11-22T12:00:00Z"
+    )
+    assert piped.out.splitlines()[1:] == bundled.out.splitlines()[1:]
+    assert piped.err == bundled.err
+
+
+def test_a_file_argument_reads_that_file(tmp_path: Path) -> None:
+    path = tmp_path / "cluster.json"
+    path.write_text(BUNDLED_TEXT, encoding="utf-8")
+    args = ["--preemptor", FINETUNE, "--now", EXAMPLE_INSTANT, "--output", "json"]
+    from_file = run(["explain", str(path), *args])
+    bundled = run(["explain", *args])
+    assert from_file.status == 0
+    assert from_file.report["sources"] == [str(path)]
+    assert _without_sources(from_file.report) == _without_sources(bundled.report)
+
+
+def test_two_files_together_make_one_snapshot(tmp_path: Path) -> None:
+    items = json.loads(BUNDLED_TEXT)["items"]
+    queues = [item for item in items if item["kind"] == "Queue"]
+    rest = [item for item in items if item["kind"] != "Queue"]
+    first = write_objects(tmp_path / "queues.json", *queues)
+    second = write_objects(tmp_path / "rest.json", *rest)
+    args = ["--preemptor", CHAT_API, "--now", EXAMPLE_INSTANT, "--output", "json"]
+    split = run(["explain", first, second, *args])
+    bundled = run(["explain", *args])
+    assert split.status == 0
+    assert split.report["sources"] == [first, second]
+    assert _without_sources(split.report) == _without_sources(bundled.report)
+
+
+def test_stdin_and_a_file_combine(tmp_path: Path) -> None:
+    items = json.loads(BUNDLED_TEXT)["items"]
+    queues = json.dumps([item for item in items if item["kind"] == "Queue"])
+    rest = write_objects(tmp_path / "rest.json", *[i for i in items if i["kind"] != "Queue"])
+    result = run(["explain", "-", rest, "--now", EXAMPLE_INSTANT, "--output", "json"], stdin=queues)
+    assert result.report["sources"] == ["-", rest]
+    assert result.report["queues"] == 9
+    assert result.report["podGroups"] == 21
+
+
+# -- --now --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("now", "allowed", "reason", "retry"),
+    [
+        ("2026-11-22T12:04:59Z", False, "protected", "2026-11-22T12:05:00Z"),
+        ("2026-11-22T12:05:00Z", True, "eligible", "2026-11-22T12:20:00Z"),
+        ("+4m59s", False, "protected", "2026-11-22T12:05:00Z"),
+        ("+5m", True, "eligible", "2026-11-22T12:20:00Z"),
+        ("1795349099", False, "protected", "2026-11-22T12:05:00Z"),
+        ("1795349100", True, "eligible", "2026-11-22T12:20:00Z"),
+        ("1795349099.5", False, "protected", "2026-11-22T12:05:00Z"),
+    ],
+)
+def test_now_decides_the_tokenizer_ablation_preempt_across_its_expiry(
+    now: str, allowed: bool, reason: str, retry: str
+) -> None:
+    """tokenizer-ablation started 11:55, preempt MR 10m: protected until (not at) 12:05:00."""
+    report = run(["explain", "--preemptor", FINETUNE, "--now", now, "--output", "json"]).report
+    decision = decision_of(report, "nlp-team/tokenizer-ablation")
+    assert (decision["action"], decision["allowed"], decision["reason"]) == (
+        "preempt",
+        allowed,
+        reason,
+    )
+    assert decision["protectedUntil"] == "2026-11-22T12:05:00Z"
+    assert decision["evictable"] == ([] if not allowed else ["tokenizer-ablation-0"])
+    assert report["retryAt"] == retry
+
+
+@pytest.mark.parametrize(
+    ("now", "shown"),
+    [
+        ("+5m", "2026-11-22T12:05:00Z"),
+        ("+1h30m", "2026-11-22T13:30:00Z"),
+        ("=-1h", "2026-11-22T11:00:00Z"),  # argparse takes a leading '-' only after '='
+        ("1795349100", "2026-11-22T12:05:00Z"),
+        ("1795349099.5", "2026-11-22T12:04:59.500000Z"),
+        ("2026-11-22T13:05:00+01:00", "2026-11-22T12:05:00Z"),
+    ],
+)
+def test_now_accepts_rfc3339_posix_seconds_and_offsets(now: str, shown: str) -> None:
+    option = ["--now" + now] if now.startswith("=") else ["--now", now]
+    assert run(["explain", *option, "--output", "json"]).report["now"] == shown
+
+
+def test_now_shows_in_the_table_header_and_moves_the_retry_line() -> None:
+    lines = run(["explain", "--preemptor", FINETUNE, "--now", "+5m"]).out.splitlines()
+    assert lines[0].endswith("evaluated at 2026-11-22T12:05:00Z")
+    (row,) = [line for line in lines if line.startswith("nlp-team/tokenizer-ablation ")]
+    assert row.split() == [
+        "nlp-team/tokenizer-ablation",
+        "research-nlp",
+        "preempt",
+        "allowed",
+        "eligible",
+        "10m",
+        "(research)",
+        "ended",
+        "12:05:00Z",
+        "1:",
+        "tokenizer-ablation-0",
+    ]
+    assert lines[-1] == (
+        "Retry at 2026-11-22T12:20:00Z: the next protection that would free a victim ends then."
+    )
+
+
+def test_a_file_without_now_is_evaluated_at_the_injected_clock(tmp_path: Path) -> None:
+    path = tmp_path / "cluster.json"
+    path.write_text(BUNDLED_TEXT, encoding="utf-8")
+    clock = datetime(2026, 11, 22, 12, 5, tzinfo=UTC)
+    report = run(["explain", str(path), "--preemptor", FINETUNE, "--output", "json"], now=clock)
+    assert report.report["now"] == "2026-11-22T12:05:00Z"
+    assert decision_of(report.report, "nlp-team/tokenizer-ablation")["allowed"] is True
+
+
+def test_an_offset_on_a_file_is_from_the_injected_clock(tmp_path: Path) -> None:
+    path = tmp_path / "cluster.json"
+    path.write_text(BUNDLED_TEXT, encoding="utf-8")
+    clock = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+    report = run(["explain", str(path), "--now", "+4m59s", "--output", "json"], now=clock).report
+    assert report["now"] == "2026-11-22T12:04:59Z"
+
+
+def test_the_bundled_example_is_evaluated_at_its_own_instant_not_the_clock() -> None:
+    report = run(["explain", "--output", "json"], now=datetime(2030, 1, 1, tzinfo=UTC)).report
+    assert report["now"] == EXAMPLE_INSTANT
+    assert datetime(2026, 11, 22, 12, 0, tzinfo=UTC) == EXAMPLE_NOW
+
+
+# -- a hypothetical preemptor -------------------------------------------------------------------
+
+
+def test_preemptor_queue_defaults_to_a_priority_above_every_job() -> None:
+    result = run(["explain", "--preemptor-queue", "research-nlp"])
+    assert result.status == 0
+    assert result.out.splitlines()[3] == (
+        "Preemptor: hypothetical job (hypothetical) in queue research-nlp, priority 126, "
+        "0 pending pods"
+    )
+    report = run(["explain", "--preemptor-queue", "research-nlp", "--output", "json"]).report
+    assert report["preemptor"] == {
+        "id": "(hypothetical)",
+        "queue": "research-nlp",
+        "priority": 126,
+        "hypothetical": True,
+        "pendingPods": 0,
+    }
+    # llama-sft's priority 100 is below 126 (finetune-7b's 75 is not): elastic and preempt-
+    # protected until 12:02, so only its workers above min_available may go.
+    llama = decision_of(report, "nlp-team/llama-sft")
+    assert (llama["action"], llama["allowed"], llama["reason"]) == ("preempt", True, "deferred")
+    assert llama["protectedUntil"] == "2026-11-22T12:02:00Z"
+    assert llama["evictable"] == ["llama-sft-workers-3", "llama-sft-workers-2"]
+    assert len(report["jobs"]) == 19
+
+
+def test_preemptor_queue_with_an_explicit_priority() -> None:
+    args = ["explain", "--preemptor-queue", "research-nlp", "--priority", "50", "--output", "json"]
+    report = run(args).report
+    assert report["preemptor"]["priority"] == 50
+    bert = decision_of(report, "nlp-team/bert-distill")
+    assert (bert["action"], bert["allowed"], bert["reason"]) == (
+        "preempt",
+        False,
+        "not-lower-priority",
+    )
+    # reclaim ignores priority: vision's segformer-eval (2h since 09:45) is still reclaimable.
+    segformer = decision_of(report, "vision-team/segformer-eval")
+    assert (segformer["action"], segformer["allowed"], segformer["reason"]) == (
+        "reclaim",
+        True,
+        "eligible",
+    )
+
+
+def test_preemptor_queue_in_production_meets_never() -> None:
+    report = run(["explain", "--preemptor-queue", "prod-inference", "--output", "json"]).report
+    sdxl = decision_of(report, "serving/sdxl-render")
+    assert (sdxl["allowed"], sdxl["reason"], sdxl["minRuntime"], sdxl["protectedUntil"]) == (
+        False,
+        "never",
+        "never",
+        "never",
+    )
+
+
+def test_priority_without_preemptor_queue_is_a_usage_error() -> None:
+    result = run(["explain", "--priority", "5"])
+    assert result.status == 2
+    assert result.out == ""
+    assert result.err_lines == ["minruntime: error: --priority only applies with --preemptor-queue"]
+
+
+def test_priority_with_preemptor_is_a_usage_error() -> None:
+    result = run(["explain", "--preemptor", FINETUNE, "--priority", "5"])
+    assert result.status == 2
+    assert result.err_lines == ["minruntime: error: --priority only applies with --preemptor-queue"]
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+
+def assert_error(result: Run, status: int, *lines: str) -> None:
+    """The run failed with ``status``, printed nothing on stdout and exactly ``lines``."""
+    assert result.status == status
+    assert result.out == ""
+    assert "Traceback" not in result.err
+    assert result.err_lines == [f"minruntime: error: {line}" for line in lines]
+
+
+def test_missing_file_is_an_error(tmp_path: Path) -> None:
+    path = str(tmp_path / "missing.json")
+    assert_error(run(["explain", path]), 1, f"{path}: No such file or directory")
+
+
+def test_directory_is_an_error(tmp_path: Path) -> None:
+    assert_error(run(["explain", str(tmp_path)]), 1, f"{tmp_path}: Is a directory")
+
+
+def test_invalid_json_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{bad\n")
+    result = run(["explain", str(path)])
+    assert result.status == 1
+    assert "Traceback" not in result.err
+    (line,) = result.err_lines
+    assert line.startswith(f"minruntime: error: {path}: not valid JSON")
+    assert "Expecting property name enclosed in double quotes: line 1 column 2" in line
+
+
+def test_invalid_json_on_stdin_names_stdin() -> None:
+    result = run(["explain", "-"], stdin="{bad\n")
+    assert result.status == 1
+    (line,) = result.err_lines
+    assert line.startswith("minruntime: error: <stdin>: not valid JSON (")
+
+
+def test_non_utf8_file_is_an_error_naming_the_file(tmp_path: Path) -> None:
+    """BEHAVIOR.md section 14: every message names the offending value and where it came from."""
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe{}")
+    result = run(["explain", str(path)])
+    assert result.status == 1
+    assert "Traceback" not in result.err
+    (line,) = result.err_lines
+    assert line.startswith("minruntime: error: ")
+    assert str(path) in line
+
+
+def test_json_that_is_not_objects_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "numbers.json"
+    path.write_text("[1, 2]")
+    assert_error(
+        run(["explain", str(path)]), 1, f"{path}: expected Kubernetes objects, found int 1"
+    )
+
+
+def test_queue_with_a_bad_duration_is_an_error(tmp_path: Path) -> None:
+    path = write_objects(tmp_path / "q.json", queue("prod", reclaimMinRuntime="1x"))
+    assert_error(
+        run(["explain", path]),
+        1,
+        "invalid queue tree: Queue/prod spec.reclaimMinRuntime: invalid duration '1x': unknown "
+        "unit 'x' (expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)",
+    )
+
+
+def test_pod_group_without_queue_is_an_error(tmp_path: Path) -> None:
+    path = write_objects(tmp_path / "pg.json", queue("q"), pod_group("ns", "pg", minMember=1))
+    assert_error(run(["explain", path]), 1, "PodGroup/ns/pg spec.queue: missing (required)")
+
+
+def test_queue_tree_problems_are_one_line_each(tmp_path: Path) -> None:
+    path = write_objects(
+        tmp_path / "tree.json",
+        queue("a", parentQueue="b"),
+        queue("b", parentQueue="a"),
+        queue("c", parentQueue="missing"),
+        queue("c"),
+    )
+    assert_error(
+        run(["explain", path]),
+        1,
+        "invalid queue tree: duplicate queue name 'c' (2 queues)",
+        "invalid queue tree: queue 'c' has parent 'missing', which is not in the tree",
+        "invalid queue tree: cycle in parent links: 'a' -> 'b' -> 'a'",
+    )
+
+
+def test_bad_queue_values_are_reported_with_the_tree_problems(tmp_path: Path) -> None:
+    """BEHAVIOR.md section 2: building a tree lists every problem found, bad values included."""
+    path = write_objects(
+        tmp_path / "tree.json",
+        queue("a", parentQueue="b"),
+        queue("b", parentQueue="a"),
+        queue("d", reclaimMinRuntime="5x"),
+        queue("e", preemptMinRuntime="-2m"),
+    )
+    result = run(["explain", path])
+    assert result.status == 1
+    assert "Traceback" not in result.err
+    assert len(result.err_lines) == 3
+    assert all(line.startswith("minruntime: error: ") for line in result.err_lines)
+    assert "invalid duration '5x'" in result.err
+    assert "invalid duration '-2m'" in result.err
+    assert "cycle in parent links: 'a' -> 'b' -> 'a'" in result.err
+
+
+def test_orphans_as_top_level_turns_a_missing_parent_into_a_warning(tmp_path: Path) -> None:
+    path = write_objects(tmp_path / "tree.json", queue("c", parentQueue="missing"))
+    args = ["explain", path, "--now", EXAMPLE_INSTANT, "--output", "json"]
+    assert run(args).status == 1
+    result = run([*args, "--orphans-as-top-level"])
+    assert result.status == 0
+    assert result.report["queues"] == 1
+
+
+def test_unknown_preemptor_is_an_error() -> None:
+    assert_error(
+        run(["explain", "--preemptor", "nlp-team/nope"]),
+        1,
+        "no pod group 'nlp-team/nope' in the snapshot",
+    )
+
+
+def test_a_unique_bare_name_finds_the_preemptor() -> None:
+    assert run(["explain", "--preemptor", "finetune-7b"]) == run(
+        ["explain", "--preemptor", FINETUNE]
+    )
+
+
+def test_ambiguous_bare_preemptor_name_is_an_error(tmp_path: Path) -> None:
+    path = write_objects(
+        tmp_path / "amb.json",
+        queue("q"),
+        pod_group("ns1", "pg", queue="q", minMember=1),
+        pod_group("ns2", "pg", queue="q", minMember=1),
+    )
+    assert_error(
+        run(["explain", path, "--preemptor", "pg"]),
+        1,
+        "pod group name 'pg' is ambiguous: ns1/pg, ns2/pg; use namespace/name",
+    )
+
+
+def test_unknown_preemptor_queue_is_an_error() -> None:
+    assert_error(
+        run(["explain", "--preemptor-queue", "nope"]),
+        1,
+        "--preemptor-queue: queue 'nope' is not in the snapshot",
+    )
+
+
+def test_bad_now_is_a_usage_error() -> None:
+    assert_error(
+        run(["explain", "--now", "yesterday"]),
+        2,
+        "--now: invalid time 'yesterday' (expected RFC 3339 like 2026-11-22T12:00:00Z, POSIX "
+        "seconds, or an offset like +15m)",
+    )
+
+
+def test_bad_now_offset_is_a_usage_error() -> None:
+    assert_error(
+        run(["explain", "--now", "+5x"]),
+        2,
+        "--now: invalid offset '+5x' (expected e.g. +15m or -1h30m; write a negative offset as "
+        "--now=-15m)",
+    )
+
+
+def test_bad_negative_now_offset_names_the_value_given() -> None:
+    """BEHAVIOR.md section 14: the message names the offending value, as the user wrote it."""
+    result = run(["explain", "--now=-5x"])
+    assert result.status == 2
+    assert "Traceback" not in result.err
+    (line,) = result.err_lines
+    assert line.startswith("minruntime: error: ")
+    assert "'-5x'" in line
+
+
+def test_strict_times_rejects_the_bundled_unparseable_start_time() -> None:
+    assert_error(
+        run(["explain", "--strict-times"]),
+        1,
+        "invalid timestamp '2026-11-22 11:00' in PodGroup/nlp-team/data-dedup "
+        "metadata.annotations['kai.scheduler/last-start-timestamp'] (expected RFC 3339 with a "
+        "zone, e.g. '2026-11-22T11:50:00Z')",
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["explain", "--bogus"],
+            "minruntime: error: unrecognized arguments: --bogus (see minruntime --help)",
+        ),
+        (
+            ["explain", "--output", "xml"],
+            "minruntime: error: argument --output: invalid choice: 'xml' "
+            "(choose from 'table', 'json') (see minruntime explain --help)",
+        ),
+        (
+            ["explain", "--preemptor", FINETUNE, "--preemptor-queue", "research-nlp"],
+            "minruntime: error: argument --preemptor-queue: not allowed with argument "
+            "--preemptor (see minruntime explain --help)",
+        ),
+        (
+            ["explain", "--priority", "high"],
+            "minruntime: error: argument --priority: invalid int value: 'high' "
+            "(see minruntime explain --help)",
+        ),
+    ],
+)
+def test_argparse_errors_exit_2_on_the_given_stderr(args: list[str], message: str) -> None:
+    result = run(args)
+    assert result.status == 2
+    assert result.out == ""
+    assert result.err.splitlines() == [message]
+
+
+def test_help_prints_to_the_given_stdout_and_exits_0() -> None:
+    result = run(["explain", "--help"])
+    assert result.status == 0
+    assert result.out.startswith("usage: minruntime explain [-h]")
+    assert result.err == ""
+
+
+# -- the JSON format ----------------------------------------------------------------------------
+
+TOP_KEYS = {
+    "schema",
+    "now",
+    "sources",
+    "config",
+    "queues",
+    "podGroups",
+    "preemptor",
+    "jobs",
+    "retryAt",
+    "warnings",
+}
+CONFIG_KEYS = {"defaultPreemptMinRuntime", "defaultReclaimMinRuntime", "reclaimResolveMethod"}
+JOB_KEYS = {
+    "id",
+    "queue",
+    "priority",
+    "priorityClass",
+    "preemptibility",
+    "preemptibilitySource",
+    "preemptibilityDetail",
+    "startTime",
+    "pods",
+    "preempt",
+    "protection",
+    "decision",
+}
+PODS_KEYS = {"total", "active"}
+PREEMPT_KEYS = {"minRuntime", "source", "protectedUntil", "protected"}
+DECISION_KEYS = {
+    "action",
+    "allowed",
+    "reason",
+    "minRuntime",
+    "source",
+    "protectedUntil",
+    "evictable",
+    "notes",
+    "explanation",
+}
+PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods"}
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["--preemptor", FINETUNE], ["--preemptor", CHAT_API], ["--preemptor-queue", "sandbox"]],
+)
+def test_json_output_has_exactly_the_documented_keys(extra: list[str]) -> None:
+    """A change to this set is a change of the format: bump JSON_SCHEMA_ID with it."""
+    report = run(["explain", *extra, "--output", "json"]).report
+    assert report["schema"] == JSON_SCHEMA_ID == "minruntime.explain/v1"
+    assert set(report) == TOP_KEYS
+    assert set(report["config"]) == CONFIG_KEYS
+    assert len(report["jobs"]) == 19
+    for job in report["jobs"]:
+        assert set(job) == JOB_KEYS
+        assert set(job["pods"]) == PODS_KEYS
+        assert set(job["preempt"]) == PREEMPT_KEYS
+        if extra:
+            assert set(job["decision"]) == DECISION_KEYS
+        else:
+            assert job["decision"] is None
+    if extra:
+        assert set(report["preemptor"]) == PREEMPTOR_KEYS
+    else:
+        assert report["preemptor"] is None
+        assert report["retryAt"] is None
+
+
+def test_json_output_values_for_one_job() -> None:
+    report = run(["explain", "--preemptor", CHAT_API, "--output", "json"]).report
+    (vit,) = [job for job in report["jobs"] if job["id"] == "vision-team/vit-pretrain"]
+    assert vit == {
+        "id": "vision-team/vit-pretrain",
+        "queue": "research-vision",
+        "priority": 100,
+        "priorityClass": "build",
+        "preemptibility": "preemptible",
+        "preemptibilitySource": "owner",
+        "preemptibilityDetail": vit["preemptibilityDetail"],
+        "startTime": "2026-11-22T11:00:00Z",
+        "pods": {"total": 7, "active": 7},
+        "preempt": {
+            "minRuntime": "10m",
+            "source": "research",
+            "protectedUntil": "2026-11-22T11:10:00Z",
+            "protected": False,
+        },
+        "protection": "not protected",
+        "decision": {
+            "action": "reclaim",
+            "allowed": True,
+            "reason": "eligible",
+            "minRuntime": "30m",
+            "source": "research",
+            "protectedUntil": "2026-11-22T11:30:00Z",
+            "evictable": [
+                "vit-pretrain-worker-5",
+                "vit-pretrain-worker-4",
+                "vit-pretrain-worker-3",
+                "vit-pretrain-worker-2",
+                "vit-pretrain-worker-1",
+                "vit-pretrain-worker-0",
+                "vit-pretrain-master-0",
+            ],
+            "notes": [],
+            "explanation": vit["decision"]["explanation"],
+        },
+    }
+    assert "PyTorchJob/vit-pretrain" in vit["preemptibilityDetail"]
+    assert vit["decision"]["explanation"].startswith(
+        "reclaim of 'vision-team/vit-pretrain' by 'serving/chat-api': allowed: "
+    )
+
+
+# -- the real entry point -----------------------------------------------------------------------
+
+
+def test_python_dash_m_minruntime_prints_the_json_report() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "minruntime", "explain", "--output", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert completed.returncode == 0
+    assert completed.stderr == ""
+    report = json.loads(completed.stdout)
+    assert report["schema"] == JSON_SCHEMA_ID
+    assert completed.stdout == run(["explain", "--output", "json"]).out

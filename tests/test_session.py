@@ -1,0 +1,380 @@
+"""The Session facade (BEHAVIOR.md §12): resolution and its cache, ``now``, ``at``, stats."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from datetime import UTC, datetime, timedelta, timezone
+
+import attrs
+import pytest
+
+from minruntime import (
+    Action,
+    Config,
+    InvalidTimestamp,
+    Job,
+    MinRuntime,
+    MinRuntimeError,
+    PodSet,
+    Queue,
+    QueueTree,
+    Reason,
+    Resolution,
+    Session,
+    SessionStats,
+    Task,
+)
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+NOW_POSIX = 1_767_268_800
+LONG_AGO = NOW - timedelta(hours=1)
+
+TREE = QueueTree(
+    [
+        Queue("org", reclaim_min_runtime="30m"),
+        Queue("a", "org", preempt_min_runtime="10m"),
+        Queue("b", "org"),
+        Queue("vault", "org", preempt_min_runtime="never", reclaim_min_runtime="never"),
+    ]
+)
+
+# The design document's tree (BEHAVIOR.md §4).
+DESIGN = QueueTree(
+    [
+        Queue("A"),
+        Queue("B", "A", reclaim_min_runtime="600s"),
+        Queue("C", "B"),
+        Queue("leaf1", "C", reclaim_min_runtime="0s"),
+        Queue("leaf2", "C", reclaim_min_runtime="180s"),
+        Queue("D", "B", reclaim_min_runtime="60s"),
+        Queue("leaf3", "D"),
+    ]
+)
+
+PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
+RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
+
+
+def session(now: datetime = NOW, config: Config | None = None) -> Session:
+    return Session(TREE, Config() if config is None else config, now)
+
+
+def job(
+    job_id: str = "v",
+    queue: str = "a",
+    *,
+    priority: int = 10,
+    start: datetime | None = LONG_AGO,
+    statuses: tuple[str, ...] = ("Running",),
+) -> Job:
+    tasks = [Task(f"{job_id}-{i}", status) for i, status in enumerate(statuses)]
+    return Job(
+        job_id,
+        queue,
+        priority=priority,
+        preemptibility="preemptible",
+        start_time=start,
+        pod_sets=[PodSet(min_available=1, tasks=tasks)],
+    )
+
+
+# -- resolution ---------------------------------------------------------------------------------
+
+
+def test_resolve_preempt_ignores_the_preemptor_queue() -> None:
+    s = session()
+    assert s.resolve(Action.PREEMPT, "ghost", "a") == Resolution(MinRuntime("10m"), "a")
+    assert s.resolve("preempt", "b", "a") == Resolution(MinRuntime("10m"), "a")
+    assert s.resolve("preempt", "a", "b") == Resolution(MinRuntime.ZERO, None)
+
+
+def test_resolve_reclaim_steps_below_the_lca() -> None:
+    s = session()
+    assert s.resolve(Action.RECLAIM, "b", "a") == Resolution(MinRuntime("30m"), "org")
+    assert s.resolve(Action.RECLAIM, "b", "vault") == Resolution(MinRuntime.NEVER, "vault")
+
+
+@pytest.mark.parametrize(
+    ("preemptor", "victim", "method", "expected", "source"),
+    [
+        ("leaf1", "leaf3", "lca", "60s", "D"),
+        ("leaf1", "leaf2", "lca", "180s", "leaf2"),
+        ("leaf3", "leaf1", "lca", "600s", "B"),
+        ("leaf3", "leaf1", "queue", "0s", "leaf1"),
+        ("leaf1", "leaf3", "queue", "60s", "D"),
+    ],
+)
+def test_reclaim_min_runtime_follows_the_configured_method(
+    preemptor: str, victim: str, method: str, expected: str, source: str
+) -> None:
+    s = Session(DESIGN, Config(reclaim_resolve_method=method), NOW)
+    assert s.reclaim_min_runtime(preemptor, victim) == MinRuntime(expected)
+    assert s.resolve(Action.RECLAIM, preemptor, victim).source == source
+
+
+def test_preempt_min_runtime_walks_up_or_takes_the_default() -> None:
+    s = session(config=Config(default_preempt_min_runtime="2m"))
+    assert s.preempt_min_runtime("a") == MinRuntime("10m")
+    assert s.preempt_min_runtime("b") == MinRuntime("2m")
+    assert s.preempt_min_runtime("vault") == MinRuntime.NEVER
+    assert s.preempt_min_runtime("ghost") == MinRuntime("2m")
+
+
+def test_min_runtime_of_two_jobs_uses_their_queues() -> None:
+    s = session()
+    victim = job()
+    assert s.min_runtime(Action.PREEMPT, PREEMPTOR, victim) == MinRuntime("10m")
+    assert s.min_runtime("reclaim", RECLAIMER, victim) == MinRuntime("30m")
+    assert s.min_runtime(Action.RECLAIM, RECLAIMER, job("v", "vault")) == MinRuntime.NEVER
+
+
+def test_an_unknown_preemptor_queue_in_reclaim_uses_the_default_and_says_so() -> None:
+    s = session(config=Config(default_reclaim_min_runtime="5m"))
+    ghost = Job("ghost-job", "ghost", priority=100)
+    victim = job(start=NOW - timedelta(minutes=4))
+    assert s.resolve(Action.RECLAIM, "ghost", "a") == Resolution(MinRuntime("5m"), None, ("ghost",))
+    decision = s.explain(Action.RECLAIM, ghost, victim)
+    assert decision.reason is Reason.PROTECTED
+    assert decision.min_runtime == MinRuntime("5m")
+    assert decision.source is None
+    assert decision.protected_until == NOW + timedelta(minutes=1)
+    assert decision.notes == ("queue 'ghost' is not in the tree: the node-pool default applies",)
+
+
+def test_an_unknown_victim_queue_is_not_noted_twice() -> None:
+    decision = session().explain(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
+    assert decision.reason is Reason.UNKNOWN_VICTIM_QUEUE
+    assert decision.notes == ()
+
+
+def test_protection_queries_use_the_resolved_min_runtime() -> None:
+    s = session()
+    victim = job(start=NOW - timedelta(minutes=15))
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.is_protected(Action.RECLAIM, RECLAIMER, victim) is True
+    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW - timedelta(minutes=5)
+    assert s.protected_until("reclaim", RECLAIMER, victim) == NOW + timedelta(minutes=15)
+
+
+# -- the cache and the statistics ---------------------------------------------------------------
+
+
+def test_stats_after_a_known_sequence_of_calls() -> None:
+    s = session()
+    victim = job(start=NOW - timedelta(minutes=15))  # preempt: 10m, over; reclaim: 30m, not
+    s.preempt_min_runtime("a")  # lookup 1: miss
+    s.preempt_min_runtime("a")  # lookup 2: hit
+    s.reclaim_min_runtime("b", "a")  # lookup 3: miss
+    s.resolve("reclaim", "b", "a")  # lookup 4: hit
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)  # lookup 5: hit; eligible
+    assert not s.is_eligible(Action.PREEMPT, PREEMPTOR, job("high", priority=100))  # no lookup
+    s.explain(Action.RECLAIM, RECLAIMER, victim)  # lookups 6 and 7: hits; protected
+    stats = s.stats()
+    assert stats == SessionStats(
+        decisions={"eligible": 1, "not-lower-priority": 1, "protected": 1},
+        resolutions=7,
+        cache_hits=5,
+        jobs=4,
+    )
+    assert stats.cache_misses == 2
+
+
+def test_a_fresh_session_has_empty_stats() -> None:
+    stats = session().stats()
+    assert stats == SessionStats(decisions={}, resolutions=0, cache_hits=0, jobs=0)
+    assert stats.cache_misses == 0
+
+
+def test_each_distinct_pair_is_resolved_once() -> None:
+    s = session()
+    victims = [job(f"v{i}", start=NOW - timedelta(minutes=i * 10)) for i in range(6)]
+    eligible = s.eligible_victims(Action.RECLAIM, RECLAIMER, victims)
+    assert [victim.id for victim in eligible] == ["v3", "v4", "v5"]
+    stats = s.stats()
+    assert (stats.resolutions, stats.cache_hits, stats.cache_misses) == (6, 5, 1)
+    assert stats.decisions == {"protected": 3, "eligible": 3}
+
+
+def test_stats_count_decisions_by_reason_value() -> None:
+    s = session()
+    victims = [
+        job("young", start=NOW - timedelta(minutes=1)),
+        job("old"),
+        job("older", start=NOW - timedelta(days=1)),
+        job("same", "b"),
+        job("vaulted", "vault"),
+    ]
+    eligible = s.eligible_victims(Action.RECLAIM, RECLAIMER, victims)
+    assert [victim.id for victim in eligible] == ["old", "older"]
+    stats = s.stats()
+    assert stats.decisions == {"protected": 1, "eligible": 2, "same-queue": 1, "never": 1}
+    # 'same' fails a fundamental and needs no lookup; ('b', 'a') is computed once.
+    assert (stats.resolutions, stats.cache_hits, stats.cache_misses) == (4, 2, 2)
+    assert stats.jobs == 6
+
+
+def test_job_facts_are_computed_once_per_job_object() -> None:
+    s = session()
+    victim = job()
+    assert s.facts(victim) is s.facts(victim)
+    s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)
+    s.explain(Action.PREEMPT, PREEMPTOR, victim)
+    assert s.stats().jobs == 2
+
+
+def test_a_session_never_caches_protection_across_a_change_of_now() -> None:
+    s = session()
+    victim = job(start=NOW - timedelta(minutes=5))
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is False
+    later = s.at(NOW + timedelta(minutes=5))
+    assert later.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
+    assert later.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is False
+
+
+# -- at(now) ------------------------------------------------------------------------------------
+
+
+def test_at_keeps_the_resolutions_and_gives_a_new_now() -> None:
+    s = session()
+    s.reclaim_min_runtime("b", "a")
+    later = s.at(NOW + timedelta(hours=1))
+    assert later.now == NOW + timedelta(hours=1)
+    assert s.now == NOW
+    assert later.tree is s.tree
+    assert later.config is s.config
+    assert later.reclaim_min_runtime("b", "a") == MinRuntime("30m")
+    assert later.stats() == SessionStats(decisions={}, resolutions=1, cache_hits=1, jobs=0)
+
+
+def test_at_starts_job_facts_and_decisions_afresh() -> None:
+    s = session()
+    s.is_eligible(Action.PREEMPT, PREEMPTOR, job())
+    later = s.at(NOW)
+    assert later.stats() == SessionStats(decisions={}, resolutions=0, cache_hits=0, jobs=0)
+    assert s.stats().decisions == {"eligible": 1}
+
+
+def test_a_derived_session_does_not_change_the_stats_of_the_original() -> None:
+    s = session()
+    s.reclaim_min_runtime("b", "a")
+    later = s.at(NOW + timedelta(hours=1))
+    later.preempt_min_runtime("a")  # a new pair, computed by the shared resolver
+    assert later.stats() == SessionStats(decisions={}, resolutions=1, cache_hits=0, jobs=0)
+    assert s.stats() == SessionStats(decisions={}, resolutions=1, cache_hits=0, jobs=0)
+
+
+def test_at_keeps_the_legacy_priority_threshold() -> None:
+    preemptor = Job("pre", "a", priority=300)
+    victim = Job("v", "a", priority=150, start_time=LONG_AGO, pod_sets=[PodSet(tasks=[Task("t")])])
+    assert session().is_eligible(Action.PREEMPT, preemptor, victim) is False
+    lenient = Session(TREE, Config(), NOW, legacy_priority_threshold=200)
+    assert lenient.is_eligible(Action.PREEMPT, preemptor, victim) is True
+    assert lenient.at(NOW + timedelta(hours=1)).is_eligible(Action.PREEMPT, preemptor, victim)
+
+
+# -- now ----------------------------------------------------------------------------------------
+
+
+def test_now_accepts_an_aware_datetime_and_reports_it_in_utc() -> None:
+    plus_two = timezone(timedelta(hours=2))
+    s = session(datetime(2026, 1, 1, 14, 0, tzinfo=plus_two))
+    assert s.now == NOW
+    assert s.now.utcoffset() == timedelta(0)
+
+
+def test_now_accepts_posix_seconds() -> None:
+    assert Session(TREE, Config(), NOW_POSIX).now == NOW
+    assert Session(TREE, Config(), NOW_POSIX + 0.25).now == NOW + timedelta(milliseconds=250)
+    assert session().at(NOW_POSIX + 60).now == NOW + timedelta(minutes=1)
+
+
+def test_a_naive_now_is_an_invalid_timestamp() -> None:
+    with pytest.raises(InvalidTimestamp) as caught:
+        Session(TREE, Config(), datetime(2026, 1, 1, 12, 0))
+    assert str(caught.value) == (
+        "naive datetime 2026-01-01 12:00:00 for the session's now: give a timezone-aware "
+        "datetime (for example with tzinfo=timezone.utc) or POSIX seconds"
+    )
+    assert caught.value.value == datetime(2026, 1, 1, 12, 0)
+    assert caught.value.origin == "the session's now"
+    assert isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, MinRuntimeError)
+
+
+def test_at_rejects_a_naive_now() -> None:
+    with pytest.raises(
+        InvalidTimestamp, match=r"naive datetime 2026-01-02 00:00:00 for the session's now"
+    ):
+        session().at(datetime(2026, 1, 2))
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("noon", "invalid time 'noon' for the session's now"),
+        (True, "invalid time True for the session's now"),
+        (float("nan"), "invalid time nan for the session's now: not a finite number"),
+        (None, "invalid time None for the session's now"),
+    ],
+)
+def test_a_now_that_is_not_a_time_is_an_invalid_timestamp(value: object, message: str) -> None:
+    with pytest.raises(InvalidTimestamp) as caught:
+        Session(TREE, Config(), value)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(message)
+    assert caught.value.value is value
+
+
+# -- the caller's own job objects ---------------------------------------------------------------
+
+
+@attrs.frozen
+class PodTask:
+    id: Hashable
+    status: str
+
+
+@attrs.frozen
+class Group:
+    name: str
+    min_available: int
+    tasks: tuple[PodTask, ...]
+
+
+@attrs.frozen
+class Workload:
+    id: Hashable
+    queue: str
+    priority: int
+    preemptibility: str | None
+    start_time: datetime | float | None
+    pod_sets: tuple[Group, ...]
+
+
+def test_a_schedulers_own_job_objects_work_without_conversion() -> None:
+    tasks = (PodTask(1, "running"), PodTask(2, "BOUND"), PodTask(3, "pending"))
+    victim = Workload(
+        ("ns", "train"),
+        "a",
+        10,
+        "Semi-Preemptible",
+        NOW_POSIX - 60,
+        (Group("workers", 1, tasks),),
+    )
+    s = session()
+    decision = s.explain(Action.PREEMPT, PREEMPTOR, victim)
+    assert (decision.reason, decision.victim) == (Reason.DEFERRED, ("ns", "train"))
+    assert decision.start_time == NOW - timedelta(minutes=1)
+    assert s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim) == (tasks[1],)
+    assert s.validate(Action.PREEMPT, PREEMPTOR, [(victim, [2])]).valid is True
+    assert s.validate(Action.PREEMPT, PREEMPTOR, [(victim, [1, 2])]).failing_victims == (
+        ("ns", "train"),
+    )
+
+
+def test_a_naive_start_time_on_a_callers_job_is_an_invalid_timestamp() -> None:
+    victim = Workload("ns/x", "a", 10, None, datetime(2026, 1, 1), ())
+    with pytest.raises(
+        InvalidTimestamp, match=r"naive datetime 2026-01-01 00:00:00 for job 'ns/x' start_time"
+    ):
+        session().is_eligible(Action.PREEMPT, PREEMPTOR, victim)

@@ -1,0 +1,819 @@
+"""Victim filters (BEHAVIOR.md §5, §7, §8, §10): eligibility, the min-runtime filter, evictable tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minruntime import (
+    FOREVER,
+    Action,
+    Config,
+    Job,
+    JobFacts,
+    MinRuntime,
+    PodSet,
+    Preemptibility,
+    Queue,
+    QueueTree,
+    Reason,
+    Session,
+    Task,
+    TaskLike,
+    is_protected,
+    protected_until,
+    resolve,
+)
+from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
+from minruntime.victims import (
+    TaskOrder,
+    evictable_tasks,
+    fundamental_reason,
+    min_runtime_filter,
+    min_runtime_reason,
+    protected_ns,
+    sacrifice_order,
+)
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+LONG_AGO = NOW - timedelta(hours=1)
+
+# preempt: 'a' 10m, 'b' inherits nothing (default 0s), 'vault' never.
+# reclaim (lca): from 'b' into 'a' steps to 'a' (unset) and walks up to 'org': 30m; 'vault' never.
+TREE = QueueTree(
+    [
+        Queue("org", reclaim_min_runtime="30m"),
+        Queue("a", "org", preempt_min_runtime="10m"),
+        Queue("b", "org"),
+        Queue("vault", "org", preempt_min_runtime="never", reclaim_min_runtime="never"),
+    ]
+)
+
+PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
+RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
+
+
+def session(now: datetime = NOW, *, task_order: TaskOrder | None = None) -> Session:
+    return Session(TREE, Config(), now, task_order=task_order)
+
+
+def job(
+    job_id: str = "v",
+    queue: str = "a",
+    *,
+    priority: int = 10,
+    preemptibility: str | None = "preemptible",
+    start: datetime | int | None = LONG_AGO,
+    min_available: int = 1,
+    statuses: Sequence[str] = ("Running",),
+) -> Job:
+    """A one-pod-set job whose tasks are ``<id>-0``, ``<id>-1``, ... with the given statuses."""
+    tasks = [Task(f"{job_id}-{i}", status) for i, status in enumerate(statuses)]
+    return Job(
+        job_id,
+        queue,
+        priority=priority,
+        preemptibility=preemptibility,
+        start_time=start,
+        pod_sets=[PodSet(min_available=min_available, tasks=tasks)],
+    )
+
+
+def ids(tasks: Sequence[TaskLike]) -> list[object]:
+    return [task.id for task in tasks]
+
+
+# -- eligibility: preempt ---------------------------------------------------------------------
+
+PREEMPT_CASES = [
+    pytest.param(PREEMPTOR, job(), Reason.ELIGIBLE, id="eligible"),
+    pytest.param(PREEMPTOR, job("v", "b"), Reason.DIFFERENT_QUEUE, id="different-queue"),
+    pytest.param(PREEMPTOR, job(priority=100), Reason.NOT_LOWER_PRIORITY, id="equal-priority"),
+    pytest.param(PREEMPTOR, job(priority=101), Reason.NOT_LOWER_PRIORITY, id="higher-priority"),
+    pytest.param(
+        PREEMPTOR, job(preemptibility="non-preemptible"), Reason.NON_PREEMPTIBLE, id="non"
+    ),
+    pytest.param(
+        Job("pre", "a", priority=200),
+        job(priority=150, preemptibility=None),
+        Reason.NON_PREEMPTIBLE,
+        id="legacy-non-preemptible",
+    ),
+    pytest.param(
+        PREEMPTOR,
+        job(statuses=("Pending", "Succeeded")),
+        Reason.NO_ACTIVE_TASK,
+        id="only-pending-and-succeeded",
+    ),
+    pytest.param(
+        Job("pre", "ghost", priority=100),
+        job("v", "ghost"),
+        Reason.UNKNOWN_VICTIM_QUEUE,
+        id="unknown-victim-queue",
+    ),
+    pytest.param(Job("pre", "vault", priority=100), job("v", "vault"), Reason.NEVER, id="never"),
+    pytest.param(
+        PREEMPTOR, job(start=NOW - timedelta(minutes=5)), Reason.PROTECTED, id="protected"
+    ),
+    pytest.param(
+        PREEMPTOR,
+        job(start=NOW - timedelta(minutes=5), statuses=("Running",) * 3),
+        Reason.DEFERRED,
+        id="protected-elastic",
+    ),
+    pytest.param(
+        PREEMPTOR, job(statuses=("Running",) * 3), Reason.ELIGIBLE, id="unprotected-elastic"
+    ),
+    pytest.param(
+        PREEMPTOR,
+        job(preemptibility="semi-preemptible", statuses=("Running",) * 2),
+        Reason.DEFERRED,
+        id="semi-with-surplus",
+    ),
+    pytest.param(
+        PREEMPTOR,
+        job(preemptibility="semi-preemptible", min_available=2, statuses=("Running", "Running")),
+        Reason.NON_PREEMPTIBLE,
+        id="semi-without-surplus",
+    ),
+]
+
+
+@pytest.mark.parametrize(("preemptor", "victim", "reason"), PREEMPT_CASES)
+def test_preempt_eligibility_gives_the_reason(preemptor: Job, victim: Job, reason: Reason) -> None:
+    s = session()
+    assert s.explain(Action.PREEMPT, preemptor, victim).reason is reason
+    assert s.is_eligible(Action.PREEMPT, preemptor, victim) is reason.allowed
+
+
+def test_preempt_refuses_the_preemptor_itself() -> None:
+    running = job("v")
+    s = session()
+    assert s.is_eligible(Action.PREEMPT, running, running) is False
+    assert s.explain(Action.PREEMPT, running, running).reason is Reason.SAME_JOB
+
+
+def test_a_distinct_object_with_the_preemptors_id_is_the_same_job() -> None:
+    s = session()
+    assert s.explain(Action.PREEMPT, job("v", priority=50), job("v")).reason is Reason.SAME_JOB
+
+
+# -- eligibility: reclaim ---------------------------------------------------------------------
+
+RECLAIM_CASES = [
+    pytest.param(RECLAIMER, job(), Reason.ELIGIBLE, id="eligible"),
+    pytest.param(RECLAIMER, job("v", "b"), Reason.SAME_QUEUE, id="same-queue"),
+    pytest.param(RECLAIMER, job(priority=100), Reason.ELIGIBLE, id="equal-priority"),
+    pytest.param(RECLAIMER, job(priority=500), Reason.ELIGIBLE, id="higher-priority"),
+    pytest.param(
+        RECLAIMER, job(preemptibility="non-preemptible"), Reason.NON_PREEMPTIBLE, id="non"
+    ),
+    pytest.param(
+        RECLAIMER, job(statuses=("Pending", "Succeeded")), Reason.NO_ACTIVE_TASK, id="inactive"
+    ),
+    pytest.param(RECLAIMER, job("v", "ghost"), Reason.UNKNOWN_VICTIM_QUEUE, id="unknown-queue"),
+    pytest.param(RECLAIMER, job("v", "vault"), Reason.NEVER, id="never"),
+    pytest.param(
+        RECLAIMER, job(start=NOW - timedelta(minutes=20)), Reason.PROTECTED, id="protected"
+    ),
+    pytest.param(
+        RECLAIMER,
+        job(start=NOW - timedelta(minutes=20), statuses=("Running",) * 2),
+        Reason.DEFERRED,
+        id="protected-elastic",
+    ),
+    pytest.param(RECLAIMER, RECLAIMER, Reason.SAME_JOB, id="self"),
+]
+
+
+@pytest.mark.parametrize(("preemptor", "victim", "reason"), RECLAIM_CASES)
+def test_reclaim_eligibility_gives_the_reason(preemptor: Job, victim: Job, reason: Reason) -> None:
+    s = session()
+    assert s.explain(Action.RECLAIM, preemptor, victim).reason is reason
+    assert s.is_eligible(Action.RECLAIM, preemptor, victim) is reason.allowed
+
+
+def test_reclaim_protection_uses_the_reclaim_min_runtime_not_the_preempt_one() -> None:
+    # 15 minutes ago: past the preempt MR of 'a' (10m), inside the reclaim MR from 'org' (30m).
+    victim = job(start=NOW - timedelta(minutes=15))
+    s = session()
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
+    assert s.is_eligible(Action.RECLAIM, RECLAIMER, victim) is False
+
+
+def test_actions_may_be_given_by_name() -> None:
+    victim = job(start=NOW - timedelta(minutes=15))
+    s = session()
+    assert s.is_eligible("preempt", PREEMPTOR, victim) is True
+    assert s.is_eligible("reclaim", RECLAIMER, victim) is False
+
+
+# -- the order of the checks --------------------------------------------------------------------
+
+ORDER_CASES = [
+    pytest.param(
+        Action.PREEMPT,
+        Job("x", "ghost", priority=1, preemptibility="non-preemptible"),
+        Job("x", "ghost", priority=1, preemptibility="non-preemptible"),
+        Reason.SAME_JOB,
+        id="same-job-before-unknown-queue",
+    ),
+    pytest.param(
+        Action.PREEMPT,
+        PREEMPTOR,
+        job("v", "ghost", priority=500, preemptibility="non-preemptible", statuses=()),
+        Reason.UNKNOWN_VICTIM_QUEUE,
+        id="unknown-queue-before-everything-else",
+    ),
+    pytest.param(
+        Action.PREEMPT,
+        PREEMPTOR,
+        job("v", "b", priority=500, preemptibility="non-preemptible", statuses=()),
+        Reason.DIFFERENT_QUEUE,
+        id="different-queue-before-priority",
+    ),
+    pytest.param(
+        Action.PREEMPT,
+        PREEMPTOR,
+        job(priority=500, preemptibility="non-preemptible", statuses=()),
+        Reason.NOT_LOWER_PRIORITY,
+        id="priority-before-preemptibility",
+    ),
+    pytest.param(
+        Action.PREEMPT,
+        PREEMPTOR,
+        job(preemptibility="non-preemptible", statuses=("Pending",)),
+        Reason.NON_PREEMPTIBLE,
+        id="preemptibility-before-active-task",
+    ),
+    pytest.param(
+        Action.PREEMPT,
+        Job("pre", "vault", priority=100),
+        job("v", "vault", statuses=("Pending",)),
+        Reason.NO_ACTIVE_TASK,
+        id="active-task-before-never",
+    ),
+    pytest.param(
+        Action.PREEMPT,
+        PREEMPTOR,
+        job(start=NOW, statuses=("Failed",)),
+        Reason.NO_ACTIVE_TASK,
+        id="active-task-before-protection",
+    ),
+    pytest.param(
+        Action.RECLAIM,
+        RECLAIMER,
+        job("v", "b", preemptibility="non-preemptible", statuses=()),
+        Reason.SAME_QUEUE,
+        id="same-queue-before-preemptibility",
+    ),
+    pytest.param(
+        Action.RECLAIM,
+        RECLAIMER,
+        job("v", "vault", preemptibility="non-preemptible"),
+        Reason.NON_PREEMPTIBLE,
+        id="preemptibility-before-never",
+    ),
+    pytest.param(
+        Action.RECLAIM,
+        RECLAIMER,
+        job("v", "vault", preemptibility="semi-preemptible", statuses=("Running",) * 3),
+        Reason.NEVER,
+        id="never-before-semi-deferral",
+    ),
+]
+
+
+@pytest.mark.parametrize(("action", "preemptor", "victim", "reason"), ORDER_CASES)
+def test_the_first_failing_check_names_the_reason(
+    action: Action, preemptor: Job, victim: Job, reason: Reason
+) -> None:
+    assert session().explain(action, preemptor, victim).reason is reason
+
+
+def test_fundamental_reason_checks_in_the_documented_order() -> None:
+    pre = JobFacts.of(PREEMPTOR)
+    bad = JobFacts.of(job("v", "b", priority=500, preemptibility="non-preemptible", statuses=()))
+    assert fundamental_reason(Action.PREEMPT, pre, pre, False) is Reason.SAME_JOB
+    assert fundamental_reason(Action.PREEMPT, pre, bad, False) is Reason.UNKNOWN_VICTIM_QUEUE
+    assert fundamental_reason(Action.PREEMPT, pre, bad, True) is Reason.DIFFERENT_QUEUE
+    assert fundamental_reason(Action.PREEMPT, pre, JobFacts.of(job()), True) is None
+    assert fundamental_reason(Action.RECLAIM, pre, JobFacts.of(job()), True) is Reason.SAME_QUEUE
+
+
+def test_min_runtime_reason_checks_never_then_semi_then_protection() -> None:
+    now_ns = 1_000 * 10**9
+    plain = JobFacts.of(job(start=1_000))
+    elastic = JobFacts.of(job(start=1_000, statuses=("Running",) * 2))
+    semi = JobFacts.of(job(start=None, preemptibility="semi-preemptible", min_available=0))
+    ten = MinRuntime("10s")
+    assert min_runtime_reason(semi, MinRuntime.NEVER, now_ns) is Reason.NEVER
+    assert min_runtime_reason(semi, MinRuntime.ZERO, now_ns) is Reason.DEFERRED
+    assert min_runtime_reason(plain, ten, now_ns) is Reason.PROTECTED
+    assert min_runtime_reason(elastic, ten, now_ns) is Reason.DEFERRED
+    assert min_runtime_reason(plain, ten, now_ns + 10 * 10**9) is Reason.ELIGIBLE
+    assert min_runtime_reason(elastic, ten, now_ns + 10 * 10**9) is Reason.ELIGIBLE
+
+
+# -- the min-runtime filter ---------------------------------------------------------------------
+
+RECENT = NOW - timedelta(minutes=5)
+
+FILTER_CASES = [
+    pytest.param(job("v", "vault"), False, id="never"),
+    pytest.param(job("v", "vault", statuses=("Running",) * 3), False, id="never-elastic"),
+    pytest.param(
+        job("v", "vault", preemptibility="semi-preemptible", statuses=("Running",) * 3),
+        False,
+        id="never-semi",
+    ),
+    pytest.param(job(start=RECENT, statuses=("Running",) * 3), True, id="protected-elastic"),
+    pytest.param(
+        job(start=RECENT, preemptibility="semi-preemptible", statuses=("Running",) * 3),
+        True,
+        id="protected-semi",
+    ),
+    pytest.param(job(start=RECENT), False, id="protected"),
+    pytest.param(job(), True, id="unprotected"),
+    pytest.param(job(start=None), True, id="never-started"),
+    pytest.param(
+        job(priority=500, preemptibility="non-preemptible", statuses=()),
+        True,
+        id="fundamentals-ignored",
+    ),
+    pytest.param(
+        job(start=RECENT, priority=500, preemptibility="non-preemptible"),
+        False,
+        id="fundamentals-ignored-protected",
+    ),
+    pytest.param(job("v", "ghost", start=RECENT), True, id="unknown-queue-default-zero"),
+]
+
+
+@pytest.mark.parametrize(("victim", "passes"), FILTER_CASES)
+def test_min_runtime_filter(victim: Job, passes: bool) -> None:
+    assert session().min_runtime_filter(Action.PREEMPT, PREEMPTOR, victim) is passes
+
+
+def test_min_runtime_filter_function_on_facts() -> None:
+    protected = JobFacts.of(job(start=0))
+    elastic = JobFacts.of(job(start=0, statuses=("Running",) * 2))
+    ten = MinRuntime("10s")
+    assert min_runtime_filter(protected, ten, 9 * 10**9) is False
+    assert min_runtime_filter(protected, ten, 10 * 10**9) is True
+    assert min_runtime_filter(elastic, ten, 0) is True
+    assert min_runtime_filter(elastic, MinRuntime.NEVER, 10**18) is False
+
+
+# -- §5 boundaries through the session ----------------------------------------------------------
+
+
+def test_at_exactly_start_plus_min_runtime_the_victim_is_eligible() -> None:
+    victim = job(start=NOW - timedelta(minutes=10))
+    s = session()
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
+    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW
+
+
+def test_one_microsecond_before_start_plus_min_runtime_the_victim_is_protected() -> None:
+    victim = job(start=NOW - timedelta(minutes=10) + timedelta(microseconds=1))
+    s = session()
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is True
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW + timedelta(microseconds=1)
+    assert s.at(NOW + timedelta(microseconds=1)).is_eligible(Action.PREEMPT, PREEMPTOR, victim)
+
+
+def test_a_future_start_time_protects_until_start_plus_min_runtime() -> None:
+    victim = job(start=NOW + timedelta(hours=1))
+    s = session()
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is True
+    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW + timedelta(minutes=70)
+    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.PROTECTED
+
+
+def test_a_future_start_time_with_zero_min_runtime_protects_until_the_start() -> None:
+    victim = job("v", "b", start=NOW + timedelta(seconds=1))
+    s = session()
+    pre = Job("pre", "b", priority=100)
+    assert s.is_protected(Action.PREEMPT, pre, victim) is True
+    assert s.at(NOW + timedelta(seconds=1)).is_protected(Action.PREEMPT, pre, victim) is False
+
+
+def test_no_start_time_is_not_protected() -> None:
+    victim = job(start=None)
+    s = session()
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) is None
+    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
+
+
+def test_never_protects_without_a_start_time() -> None:
+    victim = job("v", "vault", start=None)
+    pre = Job("pre", "vault", priority=100)
+    s = session()
+    assert s.is_protected(Action.PREEMPT, pre, victim) is True
+    assert s.protected_until(Action.PREEMPT, pre, victim) == FOREVER
+    assert s.is_eligible(Action.PREEMPT, pre, victim) is False
+
+
+def test_never_protects_whatever_the_elapsed_time() -> None:
+    victim = job("v", "vault", start=datetime(2000, 1, 1, tzinfo=UTC))
+    pre = Job("pre", "vault", priority=100)
+    assert session().is_protected(Action.PREEMPT, pre, victim) is True
+
+
+def test_protected_ns_is_strict_at_the_boundary() -> None:
+    ten = MinRuntime("10s")
+    assert protected_ns(ten, 0, 10 * 10**9 - 1) is True
+    assert protected_ns(ten, 0, 10 * 10**9) is False
+    assert protected_ns(ten, None, 0) is False
+    assert protected_ns(MinRuntime.NEVER, None, 0) is True
+
+
+# -- evictable tasks ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "victim",
+    [
+        pytest.param(job(preemptibility="non-preemptible", statuses=("Running",) * 3), id="non"),
+        pytest.param(job(start=RECENT), id="protected-non-elastic"),
+        pytest.param(job("v", "vault", statuses=("Running",) * 3), id="never-elastic"),
+        pytest.param(job(priority=100, statuses=("Running",) * 3), id="not-lower-priority"),
+    ],
+)
+def test_no_task_is_evictable_from_an_ineligible_victim(victim: Job) -> None:
+    assert session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim) == ()
+
+
+def test_every_active_task_is_evictable_from_an_eligible_unprotected_victim() -> None:
+    victim = job(statuses=("Running", "Pending", "Releasing", "Bound", "Succeeded"))
+    tasks = session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)
+    assert ids(tasks) == ["v-3", "v-2", "v-0"]
+
+
+def test_the_evictable_tasks_are_the_jobs_own_task_objects() -> None:
+    victim = job(statuses=("Running", "Running"))
+    tasks = session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)
+    assert tasks == (victim.pod_sets[0].tasks[1], victim.pod_sets[0].tasks[0])
+    assert tasks[0] is victim.pod_sets[0].tasks[1]
+
+
+def two_pod_set_victim(start: datetime | None, preemptibility: str = "preemptible") -> Job:
+    return Job(
+        "v",
+        "a",
+        priority=10,
+        preemptibility=preemptibility,
+        start_time=start,
+        pod_sets=[
+            PodSet("workers", 2, [Task("w0"), Task("w1"), Task("w2"), Task("w3")]),
+            PodSet("ps", 1, [Task("p0", "Pending"), Task("p1")]),
+            PodSet("eval", 0, [Task("e0", "Releasing")]),
+        ],
+    )
+
+
+def test_only_the_surplus_is_evictable_from_a_protected_elastic_victim() -> None:
+    victim = two_pod_set_victim(RECENT)
+    s = session()
+    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.DEFERRED
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["e0", "w3", "w2"]
+
+
+def test_the_whole_active_set_is_evictable_once_the_elastic_victims_protection_ends() -> None:
+    victim = two_pod_set_victim(RECENT)
+    later = session().at(RECENT + timedelta(minutes=10))
+    assert ids(later.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "e0",
+        "p1",
+        "w3",
+        "w2",
+        "w1",
+        "w0",
+    ]
+
+
+def test_a_semi_preemptible_core_is_never_evictable_even_after_min_runtime() -> None:
+    victim = two_pod_set_victim(LONG_AGO, "semi-preemptible")
+    s = session()
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["e0", "w3", "w2"]
+
+
+def test_the_semi_preemptible_core_is_the_first_active_tasks_in_listing_order() -> None:
+    victim = job(
+        preemptibility="semi-preemptible",
+        min_available=2,
+        statuses=("Pending", "Running", "Succeeded", "Running", "Running", "Running"),
+    )
+    assert ids(session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["v-5", "v-4"]
+
+
+def test_a_protected_elastic_victim_with_min_available_zero_loses_every_active_task() -> None:
+    victim = job(start=RECENT, min_available=0, statuses=("Running", "Pending", "Running"))
+    s = session()
+    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.DEFERRED
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["v-2", "v-0"]
+
+
+def test_a_task_order_key_gives_its_reverse_as_the_sacrifice_order() -> None:
+    importance = {"v-0": 1, "v-1": 0, "v-2": 1, "v-3": 0, "v-4": 2}
+    victim = job(statuses=("Running",) * 5)
+
+    def key(task: TaskLike) -> int:
+        return importance[str(task.id)]
+
+    s = session(task_order=key)
+    # sorted most important first: v-1, v-3 (0), v-0, v-2 (1), v-4 (2); reversed, ties
+    # keep the reverse of the listing order.
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "v-4",
+        "v-2",
+        "v-0",
+        "v-3",
+        "v-1",
+    ]
+    assert ids(s.at(NOW).evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "v-4",
+        "v-2",
+        "v-0",
+        "v-3",
+        "v-1",
+    ]
+
+
+def test_sacrifice_order_without_a_key_reverses_the_listing() -> None:
+    tasks = (Task("a"), Task("b"), Task("c"))
+    assert ids(sacrifice_order(tasks, None)) == ["c", "b", "a"]
+    assert ids(sacrifice_order(tasks, lambda task: 0)) == ["c", "b", "a"]
+
+
+def test_evictable_tasks_function_follows_the_reason() -> None:
+    facts = JobFacts.of(job(min_available=1, statuses=("Running", "Running", "Running")))
+    assert ids(evictable_tasks(Reason.ELIGIBLE, facts)) == ["v-2", "v-1", "v-0"]
+    assert ids(evictable_tasks(Reason.DEFERRED, facts)) == ["v-2", "v-1"]
+    for reason in Reason:
+        if not reason.allowed:
+            assert evictable_tasks(reason, facts) == ()
+
+
+# -- the batch form -----------------------------------------------------------------------------
+
+
+def test_eligible_victims_keeps_input_order() -> None:
+    first, second, third = job("v1"), job("v2", priority=100), job("v3", statuses=("Running",) * 2)
+    fourth = job("v4", start=RECENT)
+    fifth = job("v5", start=None)
+    result = session().eligible_victims(
+        Action.PREEMPT, PREEMPTOR, [fifth, first, second, third, fourth]
+    )
+    assert result == [fifth, first, third]
+
+
+def test_eligible_victims_accepts_any_iterable() -> None:
+    victims = (job(f"v{i}", priority=i * 40) for i in range(4))
+    result = session().eligible_victims(Action.PREEMPT, PREEMPTOR, victims)
+    assert [victim.id for victim in result] == ["v0", "v1", "v2"]
+
+
+# -- next expiry --------------------------------------------------------------------------------
+
+
+def test_next_expiry_is_the_earliest_end_of_protection_among_real_candidates() -> None:
+    victims = [
+        job("expired"),  # unprotected: not a candidate
+        job("five", start=NOW - timedelta(minutes=5)),  # until +5m
+        job("two", start=NOW - timedelta(minutes=8)),  # until +2m
+        job("elastic", start=NOW - timedelta(seconds=510), statuses=("Running",) * 2),  # +90s
+        job("high", start=NOW - timedelta(minutes=9), priority=100),  # fails priority
+        job(
+            "semi",
+            start=NOW - timedelta(seconds=570),
+            preemptibility="semi-preemptible",
+            statuses=("Running",) * 2,
+        ),  # semi: ignored
+        job("non", start=NOW - timedelta(seconds=590), preemptibility="non-preemptible"),
+        job("idle", start=NOW - timedelta(seconds=595), statuses=("Pending",)),
+        job("other", "b", start=NOW - timedelta(seconds=596)),  # different queue
+        job("unstarted", start=None),
+        job("future", start=NOW + timedelta(hours=1)),
+    ]
+    assert session().next_expiry(Action.PREEMPT, PREEMPTOR, victims) == NOW + timedelta(seconds=90)
+
+
+def test_next_expiry_skips_never_and_uses_the_action_min_runtime() -> None:
+    victims = [
+        job("locked", "vault", start=NOW - timedelta(minutes=29)),
+        job("young", start=NOW - timedelta(minutes=20)),
+    ]
+    assert session().next_expiry(Action.RECLAIM, RECLAIMER, victims) == NOW + timedelta(minutes=10)
+
+
+def test_next_expiry_ignores_a_protection_that_ends_exactly_now() -> None:
+    victims = [job("ending", start=NOW - timedelta(minutes=10))]
+    assert session().next_expiry(Action.PREEMPT, PREEMPTOR, victims) is None
+
+
+def test_next_expiry_is_none_without_candidates() -> None:
+    s = session()
+    assert s.next_expiry(Action.PREEMPT, PREEMPTOR, []) is None
+    assert s.next_expiry(Action.PREEMPT, PREEMPTOR, [job("old"), job("v", "vault")]) is None
+
+
+def test_next_expiry_of_a_future_start() -> None:
+    victims = [job("future", start=NOW + timedelta(hours=1))]
+    assert session().next_expiry(Action.PREEMPT, PREEMPTOR, victims) == NOW + timedelta(minutes=70)
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class World:
+    """A random situation: a tree, a configuration, ``now``, an action, a preemptor, victims."""
+
+    tree: QueueTree
+    config: Config
+    now: datetime
+    action: Action
+    preemptor: Job
+    victims: list[Job]
+
+    def session(self, now: datetime | None = None) -> Session:
+        return Session(self.tree, self.config, self.now if now is None else now)
+
+
+@st.composite
+def worlds(draw: st.DrawFn) -> World:
+    """Small random trees and jobs from ``minruntime.testing``, biased towards real candidates.
+
+    For preempt most victims share the preemptor's queue; some victims sit in a queue that is
+    not in the tree (``ghost``); most get a start time near ``now``; the preemptor itself is
+    sometimes among them.
+    """
+    tree = draw(queue_trees(max_queues=3))
+    names = (*tree, *tree, "ghost")
+    defaults = st.one_of(
+        st.sampled_from([MinRuntime("10m"), MinRuntime("1h")]), min_runtimes(max_seconds=6 * 3600)
+    )
+    config = Config(
+        default_preempt_min_runtime=draw(defaults),
+        default_reclaim_min_runtime=draw(defaults),
+        reclaim_resolve_method=draw(st.sampled_from(["lca", "queue"])),
+    )
+    seconds = st.one_of(st.integers(-900, 6 * 3600), st.integers(0, 16 * 86_400))
+    now = BASE_TIME + timedelta(seconds=draw(seconds))
+    action = draw(st.sampled_from(list(Action)))
+    preemptor = draw(jobs(queues=names))
+    preemptor = attrs.evolve(preemptor, priority=draw(st.sampled_from([50, 100, 125, 200])))
+    victim_queues = (preemptor.queue,) * 4 + names if action is Action.PREEMPT else names
+    victims = []
+    for _ in range(draw(st.integers(0, 8))):
+        victim = draw(jobs(queues=victim_queues))
+        if draw(st.integers(0, 3)):
+            ago = timedelta(seconds=draw(st.integers(-600, 6 * 3600)))
+            victim = attrs.evolve(victim, start_time=now - ago)
+        victims.append(victim)
+    if draw(st.booleans()):
+        victims.insert(draw(st.integers(0, len(victims))), preemptor)
+    return World(tree, config, now, action, preemptor, victims)
+
+
+@given(worlds())
+def test_eligible_victims_equals_filtering_one_by_one(world: World) -> None:
+    """Law: the batch form returns exactly the victims ``is_eligible`` accepts, in input order."""
+    batch = world.session().eligible_victims(world.action, world.preemptor, world.victims)
+    single = world.session()
+    expected = [
+        victim
+        for victim in world.victims
+        if single.is_eligible(world.action, world.preemptor, victim)
+    ]
+    assert [id(victim) for victim in batch] == [id(victim) for victim in expected]
+
+
+@given(worlds(), st.data())
+def test_eligible_victims_does_not_depend_on_input_order(world: World, data: st.DataObject) -> None:
+    """Law: as a set, the eligible victims do not depend on the order they are given in."""
+    shuffled = data.draw(st.permutations(world.victims))
+    first = world.session().eligible_victims(world.action, world.preemptor, world.victims)
+    second = world.session().eligible_victims(world.action, world.preemptor, shuffled)
+    assert {id(victim) for victim in first} == {id(victim) for victim in second}
+
+
+@given(worlds(), st.integers(0, 20 * 86_400))
+def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
+    world: World, seconds: int
+) -> None:
+    """Law: a victim eligible at ``now`` is still eligible at any later instant."""
+    s = world.session()
+    later = s.at(world.now + timedelta(seconds=seconds))
+    for victim in world.victims:
+        if s.is_eligible(world.action, world.preemptor, victim):
+            assert later.is_eligible(world.action, world.preemptor, victim)
+
+
+@given(worlds())
+def test_evictable_tasks_are_active_tasks_of_the_victim_each_once(world: World) -> None:
+    """Law: evictable tasks are a duplicate-free subset of the victim's active tasks, and none
+    exist unless the victim is eligible."""
+    s = world.session()
+    for victim in world.victims:
+        tasks = s.evictable_tasks(world.action, world.preemptor, victim)
+        active = [task for task in victim.tasks() if task.status.is_active]
+        assert len(set(ids(tasks))) == len(tasks)
+        assert set(ids(tasks)) <= set(ids(active))
+        if not s.is_eligible(world.action, world.preemptor, victim):
+            assert tasks == ()
+
+
+def effective_preemptibility(job: Job) -> Preemptibility:
+    if job.preemptibility is not None:
+        return job.preemptibility
+    return Preemptibility.PREEMPTIBLE if job.priority < 100 else Preemptibility.NON_PREEMPTIBLE
+
+
+def passes_fundamentals(action: Action, tree: QueueTree, preemptor: Job, victim: Job) -> bool:
+    """Section 8's fundamentals, written out independently of the library."""
+    if victim.id == preemptor.id or victim.queue not in tree:
+        return False
+    if action is Action.PREEMPT:
+        if victim.queue != preemptor.queue or victim.priority >= preemptor.priority:
+            return False
+    elif victim.queue == preemptor.queue:
+        return False
+    kind = effective_preemptibility(victim)
+    actives = [
+        sum(1 for task in pod_set.tasks if task.status.is_active) for pod_set in victim.pod_sets
+    ]
+    if kind is Preemptibility.NON_PREEMPTIBLE:
+        return False
+    if kind is Preemptibility.SEMI_PREEMPTIBLE and not any(
+        active > pod_set.min_available
+        for active, pod_set in zip(actives, victim.pod_sets, strict=True)
+    ):
+        return False
+    return sum(actives) > 0
+
+
+@given(worlds())
+def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: World) -> None:
+    """Law: next_expiry is the minimum ``protected_until`` after ``now`` over the victims that
+    pass every fundamental, have a finite MR, are protected now and are not semi-preemptible."""
+    tree, config, now, action, preemptor = (
+        world.tree,
+        world.config,
+        world.now,
+        world.action,
+        world.preemptor,
+    )
+    ends = []
+    for victim in world.victims:
+        mr = resolve(tree, config, action, preemptor.queue, victim.queue).min_runtime
+        if (
+            passes_fundamentals(action, tree, preemptor, victim)
+            and not mr.is_never
+            and effective_preemptibility(victim) is not Preemptibility.SEMI_PREEMPTIBLE
+            and is_protected(mr, victim.start_time, now)
+        ):
+            until = protected_until(mr, victim.start_time)
+            assert until is not None
+            assert until > now
+            ends.append(until)
+    expected = min(ends) if ends else None
+    assert world.session().next_expiry(action, preemptor, world.victims) == expected
+
+
+@given(worlds())
+def test_eligibility_is_the_fundamentals_then_the_min_runtime_filter(world: World) -> None:
+    """Law: eligible iff the independently written fundamentals and the min-runtime filter pass."""
+    s = world.session()
+    for victim in world.victims:
+        expected = passes_fundamentals(
+            world.action, world.tree, world.preemptor, victim
+        ) and s.min_runtime_filter(world.action, world.preemptor, victim)
+        assert s.is_eligible(world.action, world.preemptor, victim) is expected
+
+
+def test_a_semi_preemptible_victim_with_no_active_task_is_refused_for_no_active_task() -> None:
+    # The active-task check comes before the semi-preemptible "nothing above the core" rule:
+    # a job that holds nothing is better explained by that than by its preemptibility.
+    victim = job(preemptibility="semi-preemptible", min_available=0, statuses=("Pending",))
+    assert session().explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.NO_ACTIVE_TASK
+
+
+def test_a_semi_preemptible_victim_with_only_its_core_running_is_non_preemptible() -> None:
+    victim = job(
+        preemptibility="semi-preemptible", min_available=2, statuses=("Running", "Running")
+    )
+    decision = session().explain(Action.PREEMPT, PREEMPTOR, victim)
+    assert decision.reason is Reason.NON_PREEMPTIBLE
+    assert str(decision).endswith("the victim is semi-preemptible and has no task above its core")
