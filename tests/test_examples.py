@@ -60,7 +60,7 @@ def test_default_cycle_explains_every_candidate_and_sets_the_retry_timer() -> No
         "scenario: reclaim scenario of 'vision/detector': valid",
         "not enough room: 3 of 4 GPUs can be freed; nothing is evicted",
         "retry at 2026-11-22T12:40:00Z",
-        "session: 20 min-runtime lookups, 16 from the cache, 6 jobs",
+        "session: 21 min-runtime lookups, 17 from the cache, 6 jobs",
     ]
 
 

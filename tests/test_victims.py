@@ -33,9 +33,8 @@ from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
 from minruntime.victims import (
     TaskOrder,
     evictable_tasks,
-    fundamental_reason,
+    judge,
     min_runtime_filter,
-    min_runtime_reason,
     protected_ns,
     sacrifice_order,
 )
@@ -296,28 +295,59 @@ def test_the_first_failing_check_names_the_reason(
     assert session().explain(action, preemptor, victim).reason is reason
 
 
-def test_fundamental_reason_checks_in_the_documented_order() -> None:
+def _judge(
+    action: Action,
+    pre: JobFacts,
+    victim: JobFacts,
+    known: bool = True,
+    mr: MinRuntime = MinRuntime.ZERO,
+    now_ns: int = 10**20,
+) -> Reason:
+    queues = {victim.queue} if known else set()
+    (reason,) = judge(action, pre, [victim], queues, lambda queue: mr, now_ns)
+    return reason
+
+
+def test_judge_checks_the_fundamentals_in_the_documented_order() -> None:
     pre = JobFacts.of(PREEMPTOR)
     bad = JobFacts.of(job("v", "b", priority=500, preemptibility="non-preemptible", statuses=()))
-    assert fundamental_reason(Action.PREEMPT, pre, pre, False) is Reason.SAME_JOB
-    assert fundamental_reason(Action.PREEMPT, pre, bad, False) is Reason.UNKNOWN_VICTIM_QUEUE
-    assert fundamental_reason(Action.PREEMPT, pre, bad, True) is Reason.DIFFERENT_QUEUE
-    assert fundamental_reason(Action.PREEMPT, pre, JobFacts.of(job()), True) is None
-    assert fundamental_reason(Action.RECLAIM, pre, JobFacts.of(job()), True) is Reason.SAME_QUEUE
+    assert _judge(Action.PREEMPT, pre, pre, known=False) is Reason.SAME_JOB
+    assert _judge(Action.PREEMPT, pre, bad, known=False) is Reason.UNKNOWN_VICTIM_QUEUE
+    assert _judge(Action.PREEMPT, pre, bad) is Reason.DIFFERENT_QUEUE
+    assert _judge(Action.PREEMPT, pre, JobFacts.of(job())) is Reason.ELIGIBLE
+    assert _judge(Action.RECLAIM, pre, JobFacts.of(job())) is Reason.SAME_QUEUE
 
 
-def test_min_runtime_reason_checks_never_then_semi_then_protection() -> None:
+def test_judge_checks_never_then_semi_then_protection() -> None:
     now_ns = 1_000 * 10**9
-    plain = JobFacts.of(job(start=1_000))
-    elastic = JobFacts.of(job(start=1_000, statuses=("Running",) * 2))
-    semi = JobFacts.of(job(start=None, preemptibility="semi-preemptible", min_available=0))
+    plain = JobFacts.of(job("p", "b", start=1_000))
+    elastic = JobFacts.of(job("e", "b", start=1_000, statuses=("Running",) * 2))
+    semi = JobFacts.of(
+        job("s", "b", start=None, preemptibility="semi-preemptible", min_available=0)
+    )
     ten = MinRuntime("10s")
-    assert min_runtime_reason(semi, MinRuntime.NEVER, now_ns) is Reason.NEVER
-    assert min_runtime_reason(semi, MinRuntime.ZERO, now_ns) is Reason.DEFERRED
-    assert min_runtime_reason(plain, ten, now_ns) is Reason.PROTECTED
-    assert min_runtime_reason(elastic, ten, now_ns) is Reason.DEFERRED
-    assert min_runtime_reason(plain, ten, now_ns + 10 * 10**9) is Reason.ELIGIBLE
-    assert min_runtime_reason(elastic, ten, now_ns + 10 * 10**9) is Reason.ELIGIBLE
+    pre = JobFacts.of(PREEMPTOR)
+    act = Action.RECLAIM
+    assert _judge(act, pre, semi, mr=MinRuntime.NEVER, now_ns=now_ns) is Reason.NEVER
+    assert _judge(act, pre, semi, now_ns=now_ns) is Reason.DEFERRED
+    assert _judge(act, pre, plain, mr=ten, now_ns=now_ns) is Reason.PROTECTED
+    assert _judge(act, pre, elastic, mr=ten, now_ns=now_ns) is Reason.DEFERRED
+    assert _judge(act, pre, plain, mr=ten, now_ns=now_ns + 10 * 10**9) is Reason.ELIGIBLE
+    assert _judge(act, pre, elastic, mr=ten, now_ns=now_ns + 10 * 10**9) is Reason.ELIGIBLE
+
+
+def test_judge_resolves_each_victim_queue_once() -> None:
+    pre = JobFacts.of(PREEMPTOR)
+    victims = [JobFacts.of(job(f"v{i}", "b" if i % 2 else "c")) for i in range(6)]
+    asked: list[str] = []
+
+    def min_runtime_of(queue: str) -> MinRuntime:
+        asked.append(queue)
+        return MinRuntime.ZERO
+
+    reasons = judge(Action.RECLAIM, pre, victims, {"b", "c"}, min_runtime_of, 10**20)
+    assert reasons == [Reason.ELIGIBLE] * 6
+    assert asked == ["c", "b"]
 
 
 # -- the min-runtime filter ---------------------------------------------------------------------

@@ -26,7 +26,6 @@ from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
     Preemptibility,
     PreemptibilitySource,
-    legacy_preemptibility,
 )
 
 __all__ = [
@@ -297,85 +296,143 @@ class PodSetFacts:
         return max(0, len(self.active) - self.min_available)
 
 
-@attrs.define(eq=False)
 class JobFacts:
     """Derived facts of a job, computed once per job per session.
 
-    Treat them as read-only: they are a plain (not frozen) class only because building one per
-    job is on a scheduler's hot path, and frozen attrs classes are slower to build.
+    Treat them as read-only. The counts a filter needs (active tasks, elastic, whether some pod
+    set runs above its minimum) are computed when the facts are built; the per-pod-set detail
+    (which tasks are active, the core, the surplus) only when first asked for, since most
+    victims are decided without it.
 
     Attributes:
         job: the job they were computed from.
+        id, queue, priority: the job's.
         start_ns: start time in nanoseconds since the epoch, or ``None``.
         preemptibility: the effective preemptibility (explicit, else the legacy rule).
         preemptibility_source: explicit or legacy-priority.
         elastic: some pod set has ``min_available`` below its number of tasks (any status).
         active_count: active tasks over all pod sets.
-        pod_sets: per pod set facts, in listing order.
+        has_surplus: some pod set has more active tasks than its ``min_available``.
     """
 
-    job: JobLike
-    id: Hashable
-    queue: str
-    priority: int
-    start_ns: int | None
-    preemptibility: Preemptibility
-    preemptibility_source: PreemptibilitySource
-    elastic: bool
-    active_count: int
-    pod_sets: tuple[PodSetFacts, ...]
+    __slots__ = (
+        "_pod_sets",
+        "active_count",
+        "elastic",
+        "has_surplus",
+        "id",
+        "job",
+        "preemptibility",
+        "preemptibility_source",
+        "priority",
+        "queue",
+        "start_ns",
+    )
+
+    def __init__(
+        self,
+        job: JobLike,
+        *,
+        start_ns: int | None,
+        preemptibility: Preemptibility,
+        preemptibility_source: PreemptibilitySource,
+        elastic: bool,
+        active_count: int,
+        has_surplus: bool,
+    ) -> None:
+        self.job = job
+        self.id = job.id
+        self.queue = job.queue
+        self.priority = job.priority
+        self.start_ns = start_ns
+        self.preemptibility = preemptibility
+        self.preemptibility_source = preemptibility_source
+        self.elastic = elastic
+        self.active_count = active_count
+        self.has_surplus = has_surplus
+        self._pod_sets: tuple[PodSetFacts, ...] | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"<JobFacts {self.id!r} queue={self.queue!r} priority={self.priority} "
+            f"{self.preemptibility} active={self.active_count} elastic={self.elastic}>"
+        )
 
     @classmethod
     def of(cls, job: JobLike, threshold: int = LEGACY_PRIORITY_THRESHOLD) -> JobFacts:
-        """Compute the facts of ``job``; ``threshold`` is the legacy priority threshold."""
+        """Compute the facts of ``job``; ``threshold`` is the legacy priority threshold.
+
+        Raises:
+            InvalidPreemptibility: for an explicit preemptibility that is not a valid value.
+            InvalidTimestamp: for a naive or malformed start time.
+            ValueError: for a task status that is not a status.
+        """
         explicit = job.preemptibility
         if explicit is None or explicit == "":
-            preemptibility = legacy_preemptibility(job.priority, threshold)
+            preemptibility = (
+                Preemptibility.PREEMPTIBLE
+                if job.priority < threshold
+                else Preemptibility.NON_PREEMPTIBLE
+            )
             source = PreemptibilitySource.LEGACY_PRIORITY
+        elif explicit.__class__ is Preemptibility:
+            preemptibility = explicit
+            source = PreemptibilitySource.EXPLICIT
         else:
             preemptibility = Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
             source = PreemptibilitySource.EXPLICIT
-        pod_sets = []
         elastic = False
+        surplus = False
         active_count = 0
-        is_active = _IS_ACTIVE
+        lookup = _IS_ACTIVE.__getitem__
         for pod_set in job.pod_sets:
             tasks = pod_set.tasks
             try:
-                active = tuple([task for task in tasks if is_active[task.status]])
+                active = sum(map(lookup, [task.status for task in tasks]))
             except KeyError:  # a status spelled in another case, or not a status at all
-                active = tuple(
-                    [task for task in tasks if TaskStatus.parse(task.status) in ACTIVE_STATUSES]
-                )
-            if pod_set.min_available < len(tasks):
+                active = sum(TaskStatus.parse(task.status) in ACTIVE_STATUSES for task in tasks)
+            minimum = pod_set.min_available
+            if minimum < len(tasks):
                 elastic = True
-            active_count += len(active)
-            pod_sets.append(PodSetFacts(pod_set.name, pod_set.min_available, len(tasks), active))
+            if active > minimum:
+                surplus = True
+            active_count += active
         start = job.start_time
         if start is not None:
             start = to_ns(start, f"job {job.id!r} start_time")
         return cls(
-            job=job,
-            id=job.id,
-            queue=job.queue,
-            priority=job.priority,
+            job,
             start_ns=start,
             preemptibility=preemptibility,
             preemptibility_source=source,
             elastic=elastic,
             active_count=active_count,
-            pod_sets=tuple(pod_sets),
+            has_surplus=surplus,
         )
+
+    @property
+    def pod_sets(self) -> tuple[PodSetFacts, ...]:
+        """Per pod set facts, in listing order (computed on first use)."""
+        if self._pod_sets is None:
+            self._pod_sets = tuple(
+                PodSetFacts(
+                    pod_set.name,
+                    pod_set.min_available,
+                    len(pod_set.tasks),
+                    tuple(
+                        task
+                        for task in pod_set.tasks
+                        if TaskStatus.parse(task.status) in ACTIVE_STATUSES
+                    ),
+                )
+                for pod_set in self.job.pod_sets
+            )
+        return self._pod_sets
 
     @property
     def start_time(self) -> datetime | None:
         """The start time as a UTC datetime."""
         return None if self.start_ns is None else from_ns(self.start_ns)
-
-    @property
-    def has_surplus(self) -> bool:
-        """Some pod set has more active tasks than its ``min_available``."""
-        return any(pod_set.surplus for pod_set in self.pod_sets)
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
         """The first ``min_available`` active tasks of each pod set, in listing order."""

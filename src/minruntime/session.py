@@ -42,11 +42,11 @@ from minruntime.queues import QueueTree
 from minruntime.resolution import Action, Resolution, Resolver
 from minruntime.validation import Failure, ScenarioResult, validate_victim
 from minruntime.victims import (
+    ALLOWED,
     TaskOrder,
     evictable_tasks,
-    fundamental_reason,
+    judge,
     min_runtime_filter,
-    min_runtime_reason,
     protected_ns,
 )
 
@@ -254,13 +254,40 @@ class Session:
         mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
         return min_runtime_filter(facts, mr, self._now_ns)
 
+    def _judge(self, action: Action, preemptor: JobFacts, victims: list[JobFacts]) -> list[Reason]:
+        """The reasons for many victims (the one implementation: :func:`~minruntime.victims.judge`)."""
+        pre_queue = preemptor.queue
+        resolve = self._resolve
+        if action is Action.PREEMPT:
+
+            def min_runtime_of(queue: str) -> MinRuntime:
+                return resolve(Action.PREEMPT, queue, queue).min_runtime
+
+        else:
+
+            def min_runtime_of(queue: str) -> MinRuntime:
+                return resolve(Action.RECLAIM, pre_queue, queue).min_runtime
+
+        reasons = judge(action, preemptor, victims, self.tree, min_runtime_of, self._now_ns)
+        self._counts.update(reasons)
+        return reasons
+
     def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
-        reason = fundamental_reason(action, preemptor, victim, victim.queue in self.tree)
-        if reason is None:
-            resolution = self._resolve(action, preemptor.queue, victim.queue)
-            reason = min_runtime_reason(victim, resolution.min_runtime, self._now_ns)
-        self._counts[reason] += 1
-        return reason
+        return self._judge(action, preemptor, [victim])[0]
+
+    def _facts_of(self, jobs: Iterable[JobLike]) -> list[JobFacts]:
+        cache = self._facts
+        get = cache.get
+        of = JobFacts.of
+        threshold = self._threshold
+        result: list[JobFacts] = []
+        append = result.append
+        for job in jobs:
+            facts = get(id(job))
+            if facts is None:
+                facts = cache[id(job)] = of(job, threshold)
+            append(facts)
+        return result
 
     def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """Whether ``victim`` (or, if elastic or semi-preemptible, part of it) may be evicted.
@@ -278,11 +305,12 @@ class Session:
 
         Equal to filtering with :meth:`is_eligible` one by one.
         """
-        act = _action(action)
-        pre = self.facts(preemptor)
-        reason = self._reason
-        facts = self.facts
-        return [victim for victim in victims if reason(act, pre, facts(victim)).allowed]
+        candidates = list(victims)
+        reasons = self._judge(_action(action), self.facts(preemptor), self._facts_of(candidates))
+        allowed = ALLOWED
+        return [
+            victim for victim, reason in zip(candidates, reasons, strict=True) if reason in allowed
+        ]
 
     def evictable_tasks(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
@@ -308,19 +336,16 @@ class Session:
         """
         act = _action(action)
         pre = self.facts(preemptor)
+        facts = self._facts_of(victims)
         earliest: int | None = None
-        for victim in victims:
-            facts = self.facts(victim)
-            if facts.start_ns is None or facts.preemptibility is _SEMI:
-                continue
-            if fundamental_reason(act, pre, facts, facts.queue in self.tree) is not None:
-                continue
-            mr = self.resolve(act, pre.queue, facts.queue).min_runtime
-            if mr.is_never:
-                continue
-            until = facts.start_ns + mr._ns
-            if until > self._now_ns and (earliest is None or until < earliest):
-                earliest = until
+        for victim, reason in zip(facts, self._judge(act, pre, facts), strict=True):
+            if reason is Reason.PROTECTED or (
+                reason is Reason.DEFERRED and victim.preemptibility is not _SEMI
+            ):
+                mr = self._resolve(act, pre.queue, victim.queue).min_runtime
+                until = victim.start_ns + mr._ns  # type: ignore[operator]  # protected: started
+                if earliest is None or until < earliest:
+                    earliest = until
         return None if earliest is None else from_ns(earliest)
 
     # -- validation -----------------------------------------------------------------------------

@@ -15,8 +15,8 @@ Two layers:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Container, Iterable
+from typing import Any, Final
 
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
@@ -25,11 +25,11 @@ from minruntime.preemptibility import Preemptibility
 from minruntime.resolution import Action
 
 __all__ = [
+    "ALLOWED",
     "TaskOrder",
     "evictable_tasks",
-    "fundamental_reason",
+    "judge",
     "min_runtime_filter",
-    "min_runtime_reason",
     "protected_ns",
     "sacrifice_order",
 ]
@@ -37,8 +37,19 @@ __all__ = [
 TaskOrder = Callable[[TaskLike], Any]
 """A key that sorts a job's tasks most important first (the reverse is the sacrifice order)."""
 
-_NON = Preemptibility.NON_PREEMPTIBLE
-_SEMI = Preemptibility.SEMI_PREEMPTIBLE
+_NON: Final = Preemptibility.NON_PREEMPTIBLE
+_SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_SAME_JOB: Final = Reason.SAME_JOB
+_UNKNOWN: Final = Reason.UNKNOWN_VICTIM_QUEUE
+_DIFFERENT_QUEUE: Final = Reason.DIFFERENT_QUEUE
+_SAME_QUEUE: Final = Reason.SAME_QUEUE
+_NOT_LOWER: Final = Reason.NOT_LOWER_PRIORITY
+_NON_PREEMPTIBLE: Final = Reason.NON_PREEMPTIBLE
+_NO_ACTIVE: Final = Reason.NO_ACTIVE_TASK
+_NEVER: Final = Reason.NEVER
+_PROTECTED: Final = Reason.PROTECTED
+_DEFERRED: Final = Reason.DEFERRED
+_ELIGIBLE: Final = Reason.ELIGIBLE
 
 
 def protected_ns(min_runtime: MinRuntime, start_ns: int | None, now_ns: int) -> bool:
@@ -52,48 +63,90 @@ def protected_ns(min_runtime: MinRuntime, start_ns: int | None, now_ns: int) -> 
     return start_ns is not None and now_ns < start_ns + min_runtime._ns
 
 
-def fundamental_reason(
-    action: Action, preemptor: JobFacts, victim: JobFacts, victim_queue_known: bool
-) -> Reason | None:
-    """The first fundamental of section 8 that the victim fails, or ``None`` if it passes all.
+ALLOWED: Final = frozenset({Reason.ELIGIBLE, Reason.DEFERRED})
+"""The reasons that let a victim (or part of it) be evicted."""
 
-    Preempt: not the preemptor itself, a known queue, the same queue, strictly lower priority,
-    not non-preemptible, at least one active task. Reclaim: the same without the priority rule
-    and with a different queue.
+
+def judge(
+    action: Action,
+    preemptor: JobFacts,
+    victims: Iterable[JobFacts],
+    known_queues: Container[str],
+    min_runtime_of: Callable[[str], MinRuntime],
+    now_ns: int,
+) -> list[Reason]:
+    """The reason of each victim's decision, in input order: the one rule of eligibility.
+
+    The fundamentals first, the first one failing names the reason: not the preemptor itself
+    (``SAME_JOB``); a queue in the tree (``UNKNOWN_VICTIM_QUEUE``); for preempt the same queue
+    (``DIFFERENT_QUEUE``) and strictly lower priority (``NOT_LOWER_PRIORITY``), for reclaim
+    another queue (``SAME_QUEUE``); not non-preemptible (``NON_PREEMPTIBLE``); an active task
+    (``NO_ACTIVE_TASK``); for a semi-preemptible victim a task above its core
+    (``NON_PREEMPTIBLE``). Then min-runtime: ``NEVER`` for a never MR; ``DEFERRED`` for a
+    semi-preemptible victim and for an elastic one that is protected; ``PROTECTED`` for any other
+    protected victim; else ``ELIGIBLE``.
+
+    Args:
+        action: preempt or reclaim.
+        preemptor: the preemptor's facts.
+        victims: the victims' facts.
+        known_queues: the queue names in the tree.
+        min_runtime_of: the MR for a victim in a given queue (for this action and preemptor);
+            called once per distinct victim queue.
+        now_ns: the instant, in nanoseconds since the epoch.
+
+    This is the scheduler's inner loop, so it is written as one flat loop; every other
+    decision of the library (one victim, the retry timer, explain) comes from here too.
     """
-    if victim.id == preemptor.id:
-        return Reason.SAME_JOB
-    if not victim_queue_known:
-        return Reason.UNKNOWN_VICTIM_QUEUE
-    if action is Action.PREEMPT:
-        if victim.queue != preemptor.queue:
-            return Reason.DIFFERENT_QUEUE
-        if victim.priority >= preemptor.priority:
-            return Reason.NOT_LOWER_PRIORITY
-    elif victim.queue == preemptor.queue:
-        return Reason.SAME_QUEUE
-    if victim.preemptibility is _NON:
-        return Reason.NON_PREEMPTIBLE
-    if victim.active_count == 0:
-        return Reason.NO_ACTIVE_TASK
-    if victim.preemptibility is _SEMI and not victim.has_surplus:
-        return Reason.NON_PREEMPTIBLE  # only its core runs: nothing may be taken
-    return None
-
-
-def min_runtime_reason(victim: JobFacts, min_runtime: MinRuntime, now_ns: int) -> Reason:
-    """What min-runtime says of a victim that passed the fundamentals.
-
-    ``NEVER`` for a never MR; ``DEFERRED`` for a semi-preemptible victim, and for an elastic
-    one that is protected; ``PROTECTED`` for any other protected victim; else ``ELIGIBLE``.
-    """
-    if min_runtime._ns < 0:
-        return Reason.NEVER
-    if victim.preemptibility is _SEMI:
-        return Reason.DEFERRED
-    if victim.start_ns is not None and now_ns < victim.start_ns + min_runtime._ns:
-        return Reason.DEFERRED if victim.elastic else Reason.PROTECTED
-    return Reason.ELIGIBLE
+    reasons: list[Reason] = []
+    append = reasons.append
+    mr_of_queue: dict[str, int] = {}
+    pre_id = preemptor.id
+    pre_queue = preemptor.queue
+    pre_priority = preemptor.priority
+    preempt = action is Action.PREEMPT
+    for victim in victims:
+        if victim.id == pre_id:
+            append(_SAME_JOB)
+            continue
+        queue = victim.queue
+        if queue not in known_queues:
+            append(_UNKNOWN)
+            continue
+        if preempt:
+            if queue != pre_queue:
+                append(_DIFFERENT_QUEUE)
+                continue
+            if victim.priority >= pre_priority:
+                append(_NOT_LOWER)
+                continue
+        elif queue == pre_queue:
+            append(_SAME_QUEUE)
+            continue
+        preemptibility = victim.preemptibility
+        if preemptibility is _NON:
+            append(_NON_PREEMPTIBLE)
+            continue
+        if not victim.active_count:
+            append(_NO_ACTIVE)
+            continue
+        if preemptibility is _SEMI and not victim.has_surplus:
+            append(_NON_PREEMPTIBLE)  # only its core runs: nothing may be taken
+            continue
+        mr = mr_of_queue.get(queue)
+        if mr is None:
+            mr = mr_of_queue[queue] = min_runtime_of(queue)._ns
+        if mr < 0:
+            append(_NEVER)
+        elif preemptibility is _SEMI:
+            append(_DEFERRED)
+        else:
+            start = victim.start_ns
+            if start is not None and now_ns < start + mr:
+                append(_DEFERRED if victim.elastic else _PROTECTED)
+            else:
+                append(_ELIGIBLE)
+    return reasons
 
 
 def min_runtime_filter(victim: JobFacts, min_runtime: MinRuntime, now_ns: int) -> bool:
