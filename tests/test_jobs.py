@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 
+import attrs
 import pytest
 from hypothesis import given
 
@@ -717,3 +718,22 @@ def test_effective_preemptibility_is_explicit_else_the_legacy_rule(job: Job) -> 
     else:
         expected = (Preemptibility.NON_PREEMPTIBLE, PreemptibilitySource.LEGACY_PRIORITY)
     assert (facts.preemptibility, facts.preemptibility_source) == expected
+
+
+def test_a_jobs_facts_are_computed_once_per_object_and_threshold() -> None:
+    job = Job("j", "q", priority=99, pod_sets=[PodSet(tasks=[Task("t")])])
+    first = JobFacts.of(job)
+    assert JobFacts.of(job) is first
+    assert first.preemptibility is Preemptibility.PREEMPTIBLE
+    stricter = JobFacts.of(job, threshold=50)
+    assert stricter is not first
+    assert stricter.preemptibility is Preemptibility.NON_PREEMPTIBLE
+
+
+def test_an_evolved_job_gets_its_own_facts() -> None:
+    job = Job("j", "q", priority=99, pod_sets=[PodSet(tasks=[Task("t")])])
+    assert JobFacts.of(job).preemptibility is Preemptibility.PREEMPTIBLE
+    raised = attrs.evolve(job, priority=100)
+    assert JobFacts.of(raised).preemptibility is Preemptibility.NON_PREEMPTIBLE
+    assert raised == attrs.evolve(raised)  # the cache takes no part in equality
+    assert hash(raised) == hash(attrs.evolve(raised))

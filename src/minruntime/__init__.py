@@ -44,7 +44,7 @@ from minruntime.preemptibility import (
 )
 from minruntime.protection import FOREVER, is_protected, protected_until
 from minruntime.queues import Queue, QueueTree
-from minruntime.resolution import Action, Resolution, Resolver, resolve
+from minruntime.resolution import Action, MinRuntimeTable, Resolution, Resolver, resolve
 from minruntime.session import Session, SessionStats
 from minruntime.starttime import (
     START_TIME_ANNOTATION,
@@ -85,6 +85,7 @@ __all__ = [
     "JobLike",
     "MinRuntime",
     "MinRuntimeError",
+    "MinRuntimeTable",
     "Owner",
     "ParsedTime",
     "PodSet",

@@ -22,6 +22,7 @@ from typing import Final, Protocol
 import attrs
 
 from minruntime._time import Instant, from_ns, optional_to_ns, to_ns
+from minruntime.errors import InvalidTimestamp
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
     Preemptibility,
@@ -275,6 +276,11 @@ class Job:
     pod_sets: tuple[PodSet, ...] = attrs.field(
         factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
     )
+    # (legacy threshold, JobFacts): a Job is immutable, so its facts are computed once, not once
+    # per session; see JobFacts.of.
+    _facts: tuple[int, JobFacts] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False, hash=False
+    )
 
     def tasks(self) -> tuple[Task, ...]:
         """Every task of every pod set, in listing order."""
@@ -297,7 +303,8 @@ class PodSetFacts:
 
 
 class JobFacts:
-    """Derived facts of a job, computed once per job per session.
+    """Derived facts of a job, computed once per job per session (once per object for a
+    :class:`Job`, which is immutable).
 
     Treat them as read-only. The counts a filter needs (active tasks, elastic, whether some pod
     set runs above its minimum) are computed when the facts are built; the per-pod-set detail
@@ -367,6 +374,11 @@ class JobFacts:
             InvalidTimestamp: for a naive or malformed start time.
             ValueError: for a task status that is not a status.
         """
+        own = job.__class__ is Job
+        if own:
+            cached = job._facts  # type: ignore[attr-defined]
+            if cached is not None and cached[0] == threshold:
+                return cached[1]  # type: ignore[no-any-return]
         explicit = job.preemptibility
         if explicit is None or explicit == "":
             preemptibility = (
@@ -399,8 +411,12 @@ class JobFacts:
             active_count += active
         start = job.start_time
         if start is not None:
-            start = to_ns(start, f"job {job.id!r} start_time")
-        return cls(
+            try:
+                start = to_ns(start, "")
+            except InvalidTimestamp:  # again, naming the job: the name costs time on the hot path
+                to_ns(start, f"job {job.id!r} start_time")
+                raise
+        facts = cls(
             job,
             start_ns=start,
             preemptibility=preemptibility,
@@ -409,6 +425,9 @@ class JobFacts:
             active_count=active_count,
             has_surplus=surplus,
         )
+        if own:
+            object.__setattr__(job, "_facts", (threshold, facts))
+        return facts
 
     @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:

@@ -36,6 +36,7 @@ from minruntime.queues import QueueTree, common_prefix_length
 __all__ = [
     "RECLAIM_RESOLVERS",
     "Action",
+    "MinRuntimeTable",
     "Resolution",
     "Resolver",
     "resolve",
@@ -218,6 +219,30 @@ def resolve(
     return method(tree, config, preemptor_queue, victim_queue)
 
 
+class MinRuntimeTable(dict[tuple[str, str], MinRuntime]):
+    """(preemptor queue, victim queue) -> min-runtime for one action; fills itself on first use.
+
+    A plain ``dict`` underneath, so a lookup of a pair seen before costs exactly a dict lookup.
+    Get one from :meth:`Session.min_runtime_table <minruntime.Session.min_runtime_table>`.
+
+    >>> from minruntime import Config, Queue, QueueTree
+    >>> table = Resolver(QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")]),
+    ...                  Config()).table(Action.RECLAIM)
+    >>> table[("b", "a")], len(table)
+    (MinRuntime('1h'), 1)
+    """
+
+    __slots__ = ("_resolve",)
+
+    def __init__(self, resolve: Callable[[str, str], Resolution]) -> None:
+        super().__init__()
+        self._resolve = resolve
+
+    def __missing__(self, key: tuple[str, str]) -> MinRuntime:
+        value = self[key] = self._resolve(*key).min_runtime
+        return value
+
+
 class Resolver:
     """The resolution rules with memory: the answers of ``resolve``, each computed once.
 
@@ -292,19 +317,27 @@ class Resolver:
         self.misses += 1
         tree = self._tree
         config = self._config
-        unknown = _unknown(tree, preemptor_queue, victim_queue)
-        if unknown:
-            result = Resolution(config.default_reclaim_min_runtime, None, unknown)
-        else:
+        if preemptor_queue in tree and victim_queue in tree:
             if config.reclaim_resolve_method == "lca":
                 start = lca_step(tree, preemptor_queue, victim_queue)
             else:
                 start = victim_queue
-            result = self._walk(
-                self._reclaim_walk, start, _RECLAIM_FIELD, config.default_reclaim_min_runtime
-            )
+            result = self._reclaim_walk.get(start)
+            if result is None:
+                result = self._walk(
+                    self._reclaim_walk, start, _RECLAIM_FIELD, config.default_reclaim_min_runtime
+                )
+        else:
+            unknown = _unknown(tree, preemptor_queue, victim_queue)
+            result = Resolution(config.default_reclaim_min_runtime, None, unknown)
         self._pairs[key] = result
         return result
+
+    def table(self, action: Action | str) -> MinRuntimeTable:
+        """A self-filling ``dict`` of (preemptor queue, victim queue) -> MR for ``action``."""
+        if Action(action) is Action.PREEMPT:
+            return MinRuntimeTable(lambda preemptor_queue, victim_queue: self.preempt(victim_queue))
+        return MinRuntimeTable(self.reclaim)
 
     def resolve(self, action: Action | str, preemptor_queue: str, victim_queue: str) -> Resolution:
         """The MR of ``action``, as :func:`resolve` gives it, remembered."""
