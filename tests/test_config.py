@@ -19,7 +19,9 @@ EXPECTED_FORM = "expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never"
 ARGS_ORIGIN = "minruntime plugin arguments"
 UNKNOWN_KEY_TAIL = (
     " ignored (expected one of "
-    "['defaultPreemptMinRuntime', 'defaultReclaimMinRuntime', 'reclaimResolveMethod'])"
+    "['defaultEvictionWindow', 'defaultMaxEvictions', 'defaultMaxJobMinRuntime', "
+    "'defaultPreemptCheckpointGrace', 'defaultPreemptMinRuntime', "
+    "'defaultReclaimCheckpointGrace', 'defaultReclaimMinRuntime', 'reclaimResolveMethod'])"
 )
 NO_PLUGIN_WARNING = "no 'minruntime' plugin in scheduler config; using the defaults"
 

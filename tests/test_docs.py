@@ -3,12 +3,16 @@
 Every ```pycon block of every page under docs/ (and of README.md, if it has any) is a doctest
 session; a page's blocks run in order in one namespace. Every page is reachable from
 docs/index.md, every relative link resolves, and every public name of ``minruntime`` appears
-in the code of at least one page.
+in the code of at least one page. The API reference (docs/reference.md) has one autodoc
+directive for every public name of ``minruntime`` and of the modules it documents, and every
+public class and function has a docstring for it to show.
 """
 
 from __future__ import annotations
 
 import doctest
+import importlib
+import inspect
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -20,6 +24,7 @@ import minruntime
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 INDEX = DOCS / "index.md"
+REFERENCE = DOCS / "reference.md"
 DECISIONS_INDEX = DOCS / "decisions" / "index.md"
 README = ROOT / "README.md"
 
@@ -292,5 +297,72 @@ def test_every_public_name_appears_in_the_docs() -> None:
         name
         for name in minruntime.__all__
         if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", code) is None
+    ]
+    assert missing == []
+
+
+# -- the API reference is generated from every public name's docstring -------------------------
+
+REFERENCE_MODULES = (
+    "minruntime.kube",
+    "minruntime.testing",
+    "minruntime.starttime",
+    "minruntime.cli",
+)
+AUTODOC = re.compile(
+    r"^\.\. auto(?:class|function|data|exception)::\s+(?P<name>[\w.]+)\s*$", re.MULTILINE
+)
+
+
+def autodoc_targets(text: str) -> list[str]:
+    """The objects the ```{eval-rst} blocks of a page document with an autodoc directive."""
+    return [
+        match["name"]
+        for block in fenced_blocks(text)
+        if block.language == "{eval-rst}"
+        for match in AUTODOC.finditer(block.text)
+    ]
+
+
+def public_objects() -> dict[str, object]:
+    """Every public name, by the dotted name it is documented under, and its object.
+
+    A name of a module that ``minruntime`` re-exports is documented where users import it,
+    as ``minruntime.NAME``.
+    """
+    objects = {f"minruntime.{name}": getattr(minruntime, name) for name in minruntime.__all__}
+    for module_name in REFERENCE_MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if name in minruntime.__all__ and getattr(minruntime, name) is value:
+                continue
+            objects[f"{module_name}.{name}"] = value
+    return objects
+
+
+def test_autodoc_targets_reads_the_directives_of_eval_rst_blocks() -> None:
+    page = (
+        "# R\n\n```{eval-rst}\n.. autoclass:: minruntime.Session\n   :members:\n\n"
+        ".. autofunction:: minruntime.kube.read_snapshot\n```\n\n"
+        "```rst\n.. autodata:: minruntime.FOREVER\n```\n"
+    )
+    assert autodoc_targets(page) == ["minruntime.Session", "minruntime.kube.read_snapshot"]
+
+
+def test_reference_has_one_autodoc_directive_per_public_name() -> None:
+    targets = autodoc_targets(REFERENCE.read_text(encoding="utf-8"))
+    expected = set(public_objects())
+    assert sorted(expected - set(targets)) == []  # public names the reference leaves out
+    assert sorted(set(targets) - expected) == []  # directives for names that are not public
+    assert sorted(name for name in set(targets) if targets.count(name) > 1) == []
+
+
+def test_every_public_class_and_function_has_a_docstring() -> None:
+    missing = [
+        name
+        for name, value in public_objects().items()
+        if (inspect.isclass(value) or inspect.isfunction(value))
+        and not (value.__doc__ or "").strip()
     ]
     assert missing == []

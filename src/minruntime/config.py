@@ -40,7 +40,23 @@ _KEYS: Final = {
     "defaultPreemptMinRuntime": "default_preempt_min_runtime",
     "defaultReclaimMinRuntime": "default_reclaim_min_runtime",
     "reclaimResolveMethod": "reclaim_resolve_method",
+    "defaultPreemptCheckpointGrace": "default_preempt_checkpoint_grace",
+    "defaultReclaimCheckpointGrace": "default_reclaim_checkpoint_grace",
+    "defaultMaxEvictions": "default_max_evictions",
+    "defaultEvictionWindow": "default_eviction_window",
+    "defaultMaxJobMinRuntime": "default_max_job_min_runtime",
 }
+
+_EXTENSION_DEFAULTS: Final[dict[str, object]] = {
+    "default_preempt_checkpoint_grace": MinRuntime.ZERO,
+    "default_reclaim_checkpoint_grace": MinRuntime.ZERO,
+    "default_max_evictions": None,
+    "default_eviction_window": MinRuntime.NEVER,
+    "default_max_job_min_runtime": MinRuntime.ZERO,
+}
+_NO_NEVER: Final = frozenset(
+    {"default_preempt_checkpoint_grace", "default_reclaim_checkpoint_grace"}
+)
 
 
 @attrs.frozen(kw_only=True, init=False)
@@ -52,6 +68,12 @@ class Config:
             ``preempt_min_runtime``; default zero (no protection); may be never.
         default_reclaim_min_runtime: the same for reclaim.
         reclaim_resolve_method: ``"lca"`` (default) or ``"queue"``, exactly.
+        default_preempt_checkpoint_grace, default_reclaim_checkpoint_grace: the checkpoint grace
+            when no queue sets one (BEHAVIOR.md section 16); default zero: off.
+        default_max_evictions, default_eviction_window: the eviction budget when no queue sets
+            one; default unlimited (``None``) within an unbounded window (never).
+        default_max_job_min_runtime: the cap on a job's own min-runtime request when no queue
+            sets one; default zero: requests are ignored.
         warnings: what a lenient read replaced or ignored (empty when built directly).
 
     Raises:
@@ -65,6 +87,11 @@ class Config:
     default_preempt_min_runtime: MinRuntime = MinRuntime.ZERO
     default_reclaim_min_runtime: MinRuntime = MinRuntime.ZERO
     reclaim_resolve_method: ResolveMethod = "lca"
+    default_preempt_checkpoint_grace: MinRuntime = MinRuntime.ZERO
+    default_reclaim_checkpoint_grace: MinRuntime = MinRuntime.ZERO
+    default_max_evictions: int | None = None
+    default_eviction_window: MinRuntime = MinRuntime.NEVER
+    default_max_job_min_runtime: MinRuntime = MinRuntime.ZERO
     warnings: tuple[str, ...] = attrs.field(default=(), eq=False)
 
     def __init__(
@@ -73,6 +100,11 @@ class Config:
         default_preempt_min_runtime: MinRuntimeInput = MinRuntime.ZERO,
         default_reclaim_min_runtime: MinRuntimeInput = MinRuntime.ZERO,
         reclaim_resolve_method: str = "lca",
+        default_preempt_checkpoint_grace: MinRuntimeInput = MinRuntime.ZERO,
+        default_reclaim_checkpoint_grace: MinRuntimeInput = MinRuntime.ZERO,
+        default_max_evictions: int | None = None,
+        default_eviction_window: MinRuntimeInput = MinRuntime.NEVER,
+        default_max_job_min_runtime: MinRuntimeInput = MinRuntime.ZERO,
         warnings: Iterable[str] = (),
     ) -> None:
         if reclaim_resolve_method not in RESOLVE_METHODS:
@@ -82,15 +114,63 @@ class Config:
                     "(expected 'lca' or 'queue')"
                 ]
             )
+        if default_max_evictions is not None and (
+            isinstance(default_max_evictions, bool)
+            or not isinstance(default_max_evictions, int)
+            or default_max_evictions < 0
+        ):
+            raise InvalidConfiguration(
+                [
+                    "default_max_evictions: expected an integer >= 0 or None, got "
+                    f"{default_max_evictions!r}"
+                ]
+            )
+
+        def duration(field: str, value: object, allow_never: bool = True) -> MinRuntime:
+            return MinRuntime.parse(value, origin=f"Config {field}", allow_never=allow_never)
+
         self.__attrs_init__(
-            default_preempt_min_runtime=MinRuntime.parse(
-                default_preempt_min_runtime, origin="Config default_preempt_min_runtime"
+            default_preempt_min_runtime=duration(
+                "default_preempt_min_runtime", default_preempt_min_runtime
             ),
-            default_reclaim_min_runtime=MinRuntime.parse(
-                default_reclaim_min_runtime, origin="Config default_reclaim_min_runtime"
+            default_reclaim_min_runtime=duration(
+                "default_reclaim_min_runtime", default_reclaim_min_runtime
             ),
             reclaim_resolve_method=reclaim_resolve_method,  # type: ignore[arg-type]
+            default_preempt_checkpoint_grace=duration(
+                "default_preempt_checkpoint_grace", default_preempt_checkpoint_grace, False
+            ),
+            default_reclaim_checkpoint_grace=duration(
+                "default_reclaim_checkpoint_grace", default_reclaim_checkpoint_grace, False
+            ),
+            default_max_evictions=default_max_evictions,
+            default_eviction_window=duration("default_eviction_window", default_eviction_window),
+            default_max_job_min_runtime=duration(
+                "default_max_job_min_runtime", default_max_job_min_runtime
+            ),
             warnings=tuple(warnings),
+        )
+
+    def __repr__(self) -> str:
+        # The checkpoint-aware defaults (BEHAVIOR.md section 16) are shown only when changed.
+        shown = [
+            f"default_preempt_min_runtime={self.default_preempt_min_runtime!r}",
+            f"default_reclaim_min_runtime={self.default_reclaim_min_runtime!r}",
+            f"reclaim_resolve_method={self.reclaim_resolve_method!r}",
+        ]
+        shown += [
+            f"{field}={getattr(self, field)!r}"
+            for field, default in _EXTENSION_DEFAULTS.items()
+            if getattr(self, field) != default
+        ]
+        shown.append(f"warnings={self.warnings!r}")
+        return f"Config({', '.join(shown)})"
+
+    @property
+    def has_extensions(self) -> bool:
+        """Whether any checkpoint-aware default (BEHAVIOR.md section 16) differs from off."""
+        return any(
+            getattr(self, field) != default for field, default in _EXTENSION_DEFAULTS.items()
         )
 
     @classmethod
@@ -104,9 +184,12 @@ class Config:
         """Read the plugin-argument mapping (keys exactly as the scheduler spells them).
 
         Keys: ``defaultPreemptMinRuntime``, ``defaultReclaimMinRuntime`` (durations, ``-1`` or
-        ``never`` for never) and ``reclaimResolveMethod`` (``lca`` or ``queue``). An absent key,
-        a null value or an empty string takes the default. Unknown keys are ignored with a
-        warning.
+        ``never`` for never) and ``reclaimResolveMethod`` (``lca`` or ``queue``); and the
+        checkpoint-aware defaults of BEHAVIOR.md section 16: ``defaultPreemptCheckpointGrace``,
+        ``defaultReclaimCheckpointGrace`` (durations), ``defaultMaxEvictions`` (an integer),
+        ``defaultEvictionWindow`` and ``defaultMaxJobMinRuntime`` (durations or never). An
+        absent key, a null value or an empty string takes the default. Unknown keys are ignored
+        with a warning.
 
         Args:
             arguments: the mapping; ``None`` means no arguments.
@@ -152,10 +235,20 @@ class Config:
                 else:
                     bad(f"{key}: invalid value {raw!r} (expected 'lca' or 'queue')", "'lca'")
                 continue
+            if field == "default_max_evictions":
+                try:
+                    count = int(raw) if isinstance(raw, str) and raw.isdigit() else raw
+                    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                        raise ValueError
+                    values[field] = count
+                except ValueError:
+                    bad(f"{key}: invalid value {raw!r} (expected an integer >= 0)", "unlimited")
+                continue
             try:
-                values[field] = MinRuntime.parse(raw)
+                values[field] = MinRuntime.parse(raw, allow_never=field not in _NO_NEVER)
             except InvalidDuration as error:
-                bad(f"{key}: {error}", "0s")
+                default = _EXTENSION_DEFAULTS.get(field, MinRuntime.ZERO)
+                bad(f"{key}: {error}", str(default))
         if problems:
             raise InvalidConfiguration(problems, origin=origin)
         return cls(**values, warnings=warnings)

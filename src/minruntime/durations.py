@@ -201,7 +201,9 @@ class MinRuntime:
         object.__setattr__(self, "_ns", _to_nanoseconds(value, None))
 
     @classmethod
-    def parse(cls, value: object, *, origin: str | None = None) -> MinRuntime:
+    def parse(
+        cls, value: object, *, origin: str | None = None, allow_never: bool = True
+    ) -> MinRuntime:
         """Read a min-runtime from any accepted spelling.
 
         Args:
@@ -209,6 +211,8 @@ class MinRuntime:
                 or a never spelling (``-1``, ``"-1"``, ``"never"``).
             origin: where the value came from, for error messages (for example
                 ``"Queue 'prod' spec.preemptMinRuntime"``).
+            allow_never: ``False`` for a setting that must be a plain duration (a checkpoint
+                interval, a grace); never is then an error too.
 
         Raises:
             InvalidDuration: for any other value; the message shows the value, the origin and
@@ -221,11 +225,19 @@ class MinRuntime:
         >>> MinRuntime.parse("NEVER") is MinRuntime.NEVER
         True
         """
+        ns = value._ns if isinstance(value, MinRuntime) else _to_nanoseconds(value, origin)
+        if ns == _NEVER_NS:
+            if not allow_never:
+                where = f" in {origin}" if origin else ""
+                raise InvalidDuration(
+                    f"invalid duration {value!r}{where}: never is not allowed here "
+                    "(expected a duration, e.g. '10m' or '1h30m')",
+                    value=value,
+                    origin=origin,
+                )
+            return cls.NEVER
         if isinstance(value, MinRuntime):
             return value
-        ns = _to_nanoseconds(value, origin)
-        if ns == _NEVER_NS:
-            return cls.NEVER
         if ns == 0:
             return cls.ZERO
         return cls._from_ns(ns)
@@ -347,7 +359,9 @@ MinRuntime.NEVER = MinRuntime._from_ns(_NEVER_NS)
 MinRuntime.ZERO = MinRuntime._from_ns(0)
 
 
-def parse_optional_min_runtime(value: object, *, origin: str | None = None) -> MinRuntime | None:
+def parse_optional_min_runtime(
+    value: object, *, origin: str | None = None, allow_never: bool = True
+) -> MinRuntime | None:
     """Parse a value that may be unset: ``None`` stays ``None`` (inherit), anything else parses.
 
     >>> parse_optional_min_runtime(None) is None
@@ -357,4 +371,4 @@ def parse_optional_min_runtime(value: object, *, origin: str | None = None) -> M
     """
     if value is None:
         return None
-    return MinRuntime.parse(value, origin=origin)
+    return MinRuntime.parse(value, origin=origin, allow_never=allow_never)

@@ -22,7 +22,8 @@ from typing import Final, Protocol
 import attrs
 
 from minruntime._time import Instant, from_ns, optional_to_ns, to_ns
-from minruntime.errors import InvalidTimestamp
+from minruntime.durations import MinRuntime, parse_optional_min_runtime
+from minruntime.errors import InvalidDuration, InvalidTimestamp
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
     Preemptibility,
@@ -188,9 +189,14 @@ def _to_status(value: TaskStatus | str) -> TaskStatus:
     return TaskStatus.parse(value)
 
 
+def _check_weight(instance: Task, attribute: attrs.Attribute[float], value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise ValueError(f"task {instance.id!r}: weight must be a number >= 0, got {value!r}")
+
+
 @attrs.frozen
 class Task:
-    """One task (pod) of a job.
+    """One task (pod) of a job, with an optional weight (BEHAVIOR.md section 16).
 
     >>> Task("worker-0")
     Task(id='worker-0', status=<TaskStatus.RUNNING: 'Running'>)
@@ -200,6 +206,12 @@ class Task:
 
     id: str
     status: TaskStatus = attrs.field(default=TaskStatus.RUNNING, converter=_to_status)
+    weight: float = attrs.field(default=1.0, kw_only=True, validator=_check_weight)
+    """What losing this task's work costs per second (for example its GPUs); default 1."""
+
+    def __repr__(self) -> str:
+        weight = "" if self.weight == 1 else f", weight={self.weight!r}"
+        return f"Task(id={self.id!r}, status={self.status!r}{weight})"
 
 
 def _to_tasks(tasks: Iterable[Task]) -> tuple[Task, ...]:
@@ -243,6 +255,36 @@ def _to_start_time(value: Instant | None) -> datetime | None:
     return None if ns is None else from_ns(ns)
 
 
+def _to_interval(value: object) -> MinRuntime | None:
+    interval = parse_optional_min_runtime(
+        value, origin="Job checkpoint_interval", allow_never=False
+    )
+    if interval is not None and not interval:
+        raise InvalidDuration(
+            "invalid duration 0 in Job checkpoint_interval: a checkpoint interval must be "
+            "positive (expected e.g. '30m')",
+            value=value,
+            origin="Job checkpoint_interval",
+        )
+    return interval
+
+
+def _to_request(value: object) -> MinRuntime | None:
+    return parse_optional_min_runtime(value, origin="Job requested_min_runtime", allow_never=False)
+
+
+def _to_evictions(value: object) -> tuple[datetime, ...] | int:
+    if isinstance(value, bool):
+        raise ValueError(f"Job evictions: expected times or a count, got {value!r}")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError(f"Job evictions: a count must be >= 0, got {value!r}")
+        return value
+    if not isinstance(value, Iterable) or isinstance(value, str | bytes):
+        raise ValueError(f"Job evictions: expected times or a count, got {value!r}")
+    return tuple(sorted(from_ns(to_ns(moment, "a job's eviction time")) for moment in value))
+
+
 def _check_pod_sets(
     instance: Job, attribute: attrs.Attribute[tuple[PodSet, ...]], value: tuple[PodSet, ...]
 ) -> None:
@@ -263,6 +305,11 @@ class Job:
         start_time: when it last went from no running pods to running: an aware datetime or
             POSIX seconds; ``None`` if it never started.
         pod_sets: its pod sets; by default one empty ``"default"`` pod set.
+        last_checkpoint: when it last completed a checkpoint (BEHAVIOR.md section 16), or
+            ``None``; ignored when before ``start_time``.
+        checkpoint_interval: how often it checkpoints (a duration), or ``None``.
+        evictions: the times it was evicted before, or just a count where times are not kept.
+        requested_min_runtime: its own min-runtime request (a duration; never is not a request).
 
     >>> Job("j", "q", preemptibility="Non-Preemptible", start_time=60).start_time
     datetime.datetime(1970, 1, 1, 0, 1, tzinfo=datetime.timezone.utc)
@@ -276,11 +323,45 @@ class Job:
     pod_sets: tuple[PodSet, ...] = attrs.field(
         factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
     )
+    last_checkpoint: datetime | None = attrs.field(
+        default=None, kw_only=True, converter=_to_start_time
+    )
+    checkpoint_interval: MinRuntime | None = attrs.field(
+        default=None, kw_only=True, converter=_to_interval
+    )
+    evictions: tuple[datetime, ...] | int = attrs.field(
+        default=(), kw_only=True, converter=_to_evictions
+    )
+    requested_min_runtime: MinRuntime | None = attrs.field(
+        default=None, kw_only=True, converter=_to_request
+    )
     # (legacy threshold, JobFacts): a Job is immutable, so its facts are computed once, not once
     # per session; see JobFacts.of.
     _facts: tuple[int, JobFacts] | None = attrs.field(
         default=None, init=False, eq=False, repr=False, hash=False
     )
+
+    def __repr__(self) -> str:
+        shown = [
+            f"id={self.id!r}",
+            f"queue={self.queue!r}",
+            f"priority={self.priority!r}",
+            f"preemptibility={self.preemptibility!r}",
+            f"start_time={self.start_time!r}",
+            f"pod_sets={self.pod_sets!r}",
+        ]
+        # the checkpoint-aware inputs of BEHAVIOR.md section 16, only when given
+        shown += [
+            f"{name}={getattr(self, name)!r}"
+            for name in (
+                "last_checkpoint",
+                "checkpoint_interval",
+                "evictions",
+                "requested_min_runtime",
+            )
+            if getattr(self, name) not in (None, ())
+        ]
+        return f"Job({', '.join(shown)})"
 
     def tasks(self) -> tuple[Task, ...]:
         """Every task of every pod set, in listing order."""

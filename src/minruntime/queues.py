@@ -18,7 +18,7 @@ top-level trees).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -54,6 +54,11 @@ class Queue:
         parent: the parent queue's name; ``None`` or ``""`` for a top-level queue.
         preempt_min_runtime: protection from preemption inside the queue; ``None`` inherits.
         reclaim_min_runtime: protection from reclaim by other queues; ``None`` inherits.
+        preempt_checkpoint_grace, reclaim_checkpoint_grace: how long a victim whose next
+            checkpoint is near may hold a preemptor back (BEHAVIOR.md section 16); a duration.
+        max_evictions, eviction_window: a job's eviction budget: at most ``max_evictions``
+            evictions within ``eviction_window`` (never: ever).
+        max_job_min_runtime: the most min-runtime a job may request for itself (never: no cap).
 
     The min-runtime fields accept every spelling of :class:`~minruntime.MinRuntime`.
 
@@ -70,6 +75,11 @@ class Queue:
     parent: str | None = None
     preempt_min_runtime: MinRuntime | None = None
     reclaim_min_runtime: MinRuntime | None = None
+    preempt_checkpoint_grace: MinRuntime | None = None
+    reclaim_checkpoint_grace: MinRuntime | None = None
+    max_evictions: int | None = None
+    eviction_window: MinRuntime | None = None
+    max_job_min_runtime: MinRuntime | None = None
 
     def __init__(
         self,
@@ -77,18 +87,69 @@ class Queue:
         parent: str | None = None,
         preempt_min_runtime: MinRuntimeInput | None = None,
         reclaim_min_runtime: MinRuntimeInput | None = None,
+        *,
+        preempt_checkpoint_grace: MinRuntimeInput | None = None,
+        reclaim_checkpoint_grace: MinRuntimeInput | None = None,
+        max_evictions: int | None = None,
+        eviction_window: MinRuntimeInput | None = None,
+        max_job_min_runtime: MinRuntimeInput | None = None,
     ) -> None:
         _check_name(name)
+
+        def setting(field: str, value: object, allow_never: bool = True) -> MinRuntime | None:
+            return parse_optional_min_runtime(
+                value, origin=f"Queue {name!r} {field}", allow_never=allow_never
+            )
+
+        if max_evictions is not None and (
+            isinstance(max_evictions, bool)
+            or not isinstance(max_evictions, int)
+            or max_evictions < 0
+        ):
+            raise InvalidQueueTree(
+                [f"queue {name!r} max_evictions: expected an integer >= 0, got {max_evictions!r}"]
+            )
         self.__attrs_init__(
             name,
             _check_parent(name, parent),
-            parse_optional_min_runtime(
-                preempt_min_runtime, origin=f"Queue {name!r} preempt_min_runtime"
-            ),
-            parse_optional_min_runtime(
-                reclaim_min_runtime, origin=f"Queue {name!r} reclaim_min_runtime"
-            ),
+            setting("preempt_min_runtime", preempt_min_runtime),
+            setting("reclaim_min_runtime", reclaim_min_runtime),
+            setting("preempt_checkpoint_grace", preempt_checkpoint_grace, allow_never=False),
+            setting("reclaim_checkpoint_grace", reclaim_checkpoint_grace, allow_never=False),
+            max_evictions,
+            setting("eviction_window", eviction_window),
+            setting("max_job_min_runtime", max_job_min_runtime),
         )
+
+    def __repr__(self) -> str:
+        # The checkpoint-aware settings (BEHAVIOR.md section 16) are shown only when set.
+        shown = [
+            f"name={self.name!r}",
+            f"parent={self.parent!r}",
+            f"preempt_min_runtime={self.preempt_min_runtime!r}",
+            f"reclaim_min_runtime={self.reclaim_min_runtime!r}",
+        ]
+        shown += [
+            f"{field}={getattr(self, field)!r}"
+            for field in EXTENSION_FIELDS
+            if getattr(self, field) is not None
+        ]
+        return f"Queue({', '.join(shown)})"
+
+    @property
+    def has_extensions(self) -> bool:
+        """Whether any checkpoint-aware setting (BEHAVIOR.md section 16) is set on this queue."""
+        return any(getattr(self, field) is not None for field in EXTENSION_FIELDS)
+
+
+EXTENSION_FIELDS: Final = (
+    "preempt_checkpoint_grace",
+    "reclaim_checkpoint_grace",
+    "max_evictions",
+    "eviction_window",
+    "max_job_min_runtime",
+)
+"""The queue settings of BEHAVIOR.md section 16, in the order ``Queue`` lists them."""
 
 
 def _rotate(cycle: list[str]) -> list[str]:
@@ -176,7 +237,9 @@ class QueueTree:
                     f"record {number}: a queue name must be a non-empty string, got {name!r}"
                 )
                 continue
-            unknown = sorted(set(fields) - {"name", "parent", *_MIN_RUNTIME_FIELDS})
+            unknown = sorted(
+                set(fields) - {"name", "parent", *_MIN_RUNTIME_FIELDS, *EXTENSION_FIELDS}
+            )
             if unknown:
                 problems.append(f"queue {name!r}: unknown keys {unknown}")
             for key in _MIN_RUNTIME_FIELDS:
@@ -190,12 +253,14 @@ class QueueTree:
                     problems.append(str(error))
                     fields[key] = None
             try:
+                extensions = {key: fields[key] for key in EXTENSION_FIELDS if key in fields}
                 queues.append(
                     Queue(
                         name,
                         fields.get("parent"),
                         preempt_min_runtime=fields["preempt_min_runtime"],
                         reclaim_min_runtime=fields["reclaim_min_runtime"],
+                        **extensions,
                     )
                 )
             except InvalidQueueTree as error:
