@@ -87,6 +87,8 @@ def test_a_reason_prints_as_its_value() -> None:
         "no-active-task",
         "never",
         "protected",
+        "eviction-budget",
+        "checkpoint-grace",
         "deferred",
         "eligible",
     ]
@@ -110,6 +112,7 @@ def test_explain_protected() -> None:
         protected_until=NOW + timedelta(minutes=5),
         now=NOW,
         notes=(),
+        protected_by="min-runtime",
     )
     assert bool(decision) is False
     assert str(decision) == (

@@ -48,6 +48,10 @@ class Reason(enum.Enum):
     """The resolved min-runtime is never."""
     PROTECTED = "protected"
     """Started less than the min-runtime ago."""
+    EVICTION_BUDGET = "eviction-budget"
+    """Already evicted as often as its queue allows within the window (BEHAVIOR.md 16)."""
+    CHECKPOINT_GRACE = "checkpoint-grace"
+    """Its next checkpoint is due within the checkpoint grace (BEHAVIOR.md 16)."""
     DEFERRED = "deferred"
     """Elastic and protected, or semi-preemptible: only tasks above ``min_available`` may go,
     which the scenario validator checks."""
@@ -88,6 +92,10 @@ class Decision:
         protected_until: when its protection ends (``FOREVER`` for never, ``None`` without a
             start time).
         now: the instant of the decision.
+        protected_by: what protects it now: ``"min-runtime"``, ``"eviction-budget"``,
+            ``"checkpoint-grace"``, or ``None``.
+        unsaved_work: the work an eviction would lose now (seconds times task weight), when
+            the session uses the checkpoint-aware settings.
     """
 
     action: Action
@@ -102,6 +110,8 @@ class Decision:
     protected_until: datetime | None
     now: datetime
     notes: tuple[str, ...] = ()
+    protected_by: str | None = None
+    unsaved_work: float | None = None
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -136,17 +146,27 @@ class Decision:
                 f"{mr}: started {_when(self.start_time)}, "
                 f"protected until {_when(self.protected_until)}"
             )
+        elif reason is Reason.EVICTION_BUDGET:
+            why = f"its eviction budget is spent: protected until {_when(self.protected_until)}"
+        elif reason is Reason.CHECKPOINT_GRACE:
+            why = (
+                f"{mr} is over, but its next checkpoint is due within the checkpoint grace: "
+                f"protected until {_when(self.protected_until)}"
+            )
         elif reason is Reason.DEFERRED:
             if self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
                 why = "semi-preemptible: only tasks above its core may be evicted"
             else:
+                by = mr if self.protected_by in (None, "min-runtime") else self.protected_by
                 why = (
-                    f"elastic and protected ({mr}, until {_when(self.protected_until)}): "
+                    f"elastic and protected ({by}, until {_when(self.protected_until)}): "
                     "only tasks above min_available may be evicted"
                 )
         else:
             why = f"{mr}: started {_when(self.start_time)}, protection over"
             if self.start_time is None:
                 why = f"{mr}: never started, so not protected"
+        if self.unsaved_work is not None and self.allowed:
+            why += f"; unsaved work {self.unsaved_work:g}"
         notes = "".join(f"; {note}" for note in self.notes)
         return f"{subject}: {verdict}: {why}{notes}"

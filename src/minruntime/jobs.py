@@ -17,11 +17,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Iterable, Sequence
 from datetime import datetime
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 import attrs
 
 from minruntime._time import Instant, from_ns, optional_to_ns, to_ns
+from minruntime.checkpoints import JobInputs
 from minruntime.durations import MinRuntime, parse_optional_min_runtime
 from minruntime.errors import InvalidDuration, InvalidTimestamp
 from minruntime.preemptibility import (
@@ -404,6 +405,7 @@ class JobFacts:
     """
 
     __slots__ = (
+        "_inputs",
         "_pod_sets",
         "active_count",
         "elastic",
@@ -439,6 +441,7 @@ class JobFacts:
         self.active_count = active_count
         self.has_surplus = has_surplus
         self._pod_sets: tuple[PodSetFacts, ...] | None = None
+        self._inputs: JobInputs | None = None
 
     def __repr__(self) -> str:
         return (
@@ -509,6 +512,45 @@ class JobFacts:
         if own:
             object.__setattr__(job, "_facts", (threshold, facts))
         return facts
+
+    def inputs(self) -> JobInputs:
+        """The job's checkpoint-aware inputs (BEHAVIOR.md section 16), read on first use.
+
+        Read with ``getattr``, so a scheduler's own job objects need not have them. A last
+        checkpoint before the start time is ignored.
+        """
+        if self._inputs is None:
+            job = self.job
+            where = f"job {self.id!r}"
+            last = getattr(job, "last_checkpoint", None)
+            checkpoint = None if last is None else to_ns(last, f"{where} last_checkpoint")
+            if checkpoint is not None and self.start_ns is not None and checkpoint < self.start_ns:
+                checkpoint = None
+            interval = parse_optional_min_runtime(
+                getattr(job, "checkpoint_interval", None),
+                origin=f"{where} checkpoint_interval",
+                allow_never=False,
+            )
+            requested = parse_optional_min_runtime(
+                getattr(job, "requested_min_runtime", None),
+                origin=f"{where} requested_min_runtime",
+                allow_never=False,
+            )
+            history: Any = getattr(job, "evictions", ())
+            times: tuple[int, ...] | None
+            if isinstance(history, int) and not isinstance(history, bool):
+                times, count = None, history
+            else:
+                stamps = [to_ns(moment, f"{where} evictions") for moment in history]
+                times, count = tuple(sorted(stamps)), len(stamps)
+            self._inputs = JobInputs(
+                checkpoint_ns=checkpoint,
+                interval_ns=None if interval is None else interval._ns,
+                eviction_ns=times,
+                eviction_count=count,
+                requested_ns=None if requested is None else requested._ns,
+            )
+        return self._inputs
 
     @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:

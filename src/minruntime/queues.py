@@ -184,6 +184,7 @@ class QueueTree:
     __slots__ = (
         "_children",
         "_depth",
+        "_extensions",
         "_index",
         "_names",
         "_parent",
@@ -344,6 +345,7 @@ class QueueTree:
         self._depth = depth
         self._paths: dict[int, tuple[str, ...]] = {}
         self._children: dict[str | None, tuple[str, ...]] | None = None
+        self._extensions: bool | None = None
         self.warnings: tuple[str, ...] = tuple(warnings)
 
     # -- container protocol -------------------------------------------------------------------
@@ -469,6 +471,17 @@ class QueueTree:
         if level + 1 >= len(path) or path[level] != ancestor:
             raise ValueError(f"queue {ancestor!r} is not a proper ancestor of {descendant!r}")
         return path[level + 1]
+
+    @property
+    def has_extensions(self) -> bool:
+        """Whether any queue sets a checkpoint-aware setting (BEHAVIOR.md section 16).
+
+        >>> QueueTree([Queue("a"), Queue("b", max_evictions=3)]).has_extensions
+        True
+        """
+        if self._extensions is None:
+            self._extensions = any(queue.has_extensions for queue in self._queues.values())
+        return self._extensions
 
     def children(self, name: str | None) -> tuple[str, ...]:
         """The direct children of a queue, or of the virtual root for ``None``, in input order.

@@ -29,6 +29,7 @@ from typing import Final
 
 import attrs
 
+from minruntime.checkpoints import Extensions
 from minruntime.config import Config
 from minruntime.durations import MinRuntime
 from minruntime.queues import QueueTree, common_prefix_length
@@ -259,7 +260,16 @@ class Resolver:
     (True, 1)
     """
 
-    __slots__ = ("_config", "_pairs", "_preempt", "_reclaim_walk", "_tree", "misses")
+    __slots__ = (
+        "_config",
+        "_extensions",
+        "_pairs",
+        "_preempt",
+        "_reclaim_walk",
+        "_settings",
+        "_tree",
+        "misses",
+    )
 
     def __init__(self, tree: QueueTree, config: Config) -> None:
         self._tree = tree
@@ -267,6 +277,8 @@ class Resolver:
         self._preempt: dict[str, Resolution] = {}
         self._reclaim_walk: dict[str, Resolution] = {}
         self._pairs: dict[tuple[str, str], Resolution] = {}
+        self._settings: dict[str, dict[str, tuple[object, str | None]]] = {}
+        self._extensions: dict[tuple[Action, str, str], Extensions] = {}
         self.misses = 0
         """How many results were computed rather than remembered."""
 
@@ -331,6 +343,103 @@ class Resolver:
             unknown = _unknown(tree, preemptor_queue, victim_queue)
             result = Resolution(config.default_reclaim_min_runtime, None, unknown)
         self._pairs[key] = result
+        return result
+
+    def setting(self, field: str, start: str, default: object) -> tuple[object, str | None]:
+        """Walk up from ``start`` for the first queue that sets ``field``: (value, queue).
+
+        ``(default, None)`` when no queue on the way sets it. Remembered per field and queue.
+        """
+        memo = self._settings.setdefault(field, {})
+        known = memo.get(start)
+        if known is not None:
+            return known
+        tree = self._tree
+        trail: list[str] = []
+        node: str | None = start
+        found: tuple[object, str | None] = (default, None)
+        while node is not None:
+            if node in memo:
+                found = memo[node]
+                break
+            value = getattr(tree[node], field)
+            if value is not None:
+                found = (value, node)
+                break
+            trail.append(node)
+            node = tree.parent(node)
+        for name in trail:
+            memo[name] = found
+        return found
+
+    def extensions(self, action: Action, preemptor_queue: str, victim_queue: str) -> Extensions:
+        """The checkpoint-aware settings (BEHAVIOR.md section 16) for one victim queue.
+
+        The grace is resolved exactly like the min-runtime of ``action`` (for reclaim, by the
+        configured method); the eviction budget and the request cap walk up from the victim's
+        queue. A queue not in the tree gets the node-pool defaults.
+
+        >>> from minruntime import Config, Queue, QueueTree
+        >>> resolver = Resolver(QueueTree([Queue("org", max_evictions=2), Queue("a", "org")]),
+        ...                     Config(default_reclaim_checkpoint_grace="5m"))
+        >>> settings = resolver.extensions(Action.RECLAIM, "org", "a")
+        >>> settings.max_evictions, settings.budget_source, str(settings.grace)
+        (2, 'org', '5m')
+        """
+        key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
+        known = self._extensions.get(key)
+        if known is not None:
+            return known
+        config = self._config
+        tree = self._tree
+        if victim_queue not in tree:
+            if action is Action.PREEMPT:
+                grace = config.default_preempt_checkpoint_grace
+            else:
+                grace = config.default_reclaim_checkpoint_grace
+            result = Extensions(
+                grace=grace,
+                max_evictions=config.default_max_evictions,
+                eviction_window=config.default_eviction_window,
+                max_job_min_runtime=config.default_max_job_min_runtime,
+            )
+        else:
+            if action is Action.PREEMPT:
+                grace_value, grace_source = self.setting(
+                    "preempt_checkpoint_grace",
+                    victim_queue,
+                    config.default_preempt_checkpoint_grace,
+                )
+            elif preemptor_queue not in tree:
+                grace_value, grace_source = config.default_reclaim_checkpoint_grace, None
+            else:
+                start = (
+                    lca_step(tree, preemptor_queue, victim_queue)
+                    if config.reclaim_resolve_method == "lca"
+                    else victim_queue
+                )
+                grace_value, grace_source = self.setting(
+                    "reclaim_checkpoint_grace", start, config.default_reclaim_checkpoint_grace
+                )
+            budget, budget_source = self.setting(
+                "max_evictions", victim_queue, config.default_max_evictions
+            )
+            window, _ = self.setting(
+                "eviction_window", victim_queue, config.default_eviction_window
+            )
+            cap, cap_source = self.setting(
+                "max_job_min_runtime", victim_queue, config.default_max_job_min_runtime
+            )
+            result = Extensions(
+                grace=grace_value,  # type: ignore[arg-type]
+                max_evictions=budget,  # type: ignore[arg-type]
+                eviction_window=window,  # type: ignore[arg-type]
+                max_job_min_runtime=cap,  # type: ignore[arg-type]
+                grace_source=grace_source,
+                budget_source=budget_source,
+                cap_source=cap_source,
+            )
+        self._extensions[key] = result
         return result
 
     def table(self, action: Action | str) -> MinRuntimeTable:

@@ -28,6 +28,14 @@ from typing import Final, TypeVar
 import attrs
 
 from minruntime._time import Instant, from_ns, to_ns
+from minruntime.checkpoints import (
+    FOREVER_NS,
+    MIN_RUNTIME,
+    Extensions,
+    effective_min_runtime_ns,
+    protection,
+    unsaved_work,
+)
 from minruntime.config import Config
 from minruntime.decisions import Decision, Reason
 from minruntime.durations import MinRuntime
@@ -37,7 +45,6 @@ from minruntime.preemptibility import (
     Preemptibility,
     PreemptibilitySource,
 )
-from minruntime.protection import protected_until as _protected_until
 from minruntime.queues import QueueTree
 from minruntime.resolution import Action, MinRuntimeTable, Resolution, Resolver
 from minruntime.validation import Failure, ScenarioResult, validate_victim
@@ -47,12 +54,14 @@ from minruntime.victims import (
     evictable_tasks,
     judge,
     min_runtime_filter,
-    protected_ns,
 )
 
 __all__ = ["Session", "SessionStats"]
 
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_PROTECTED_REASONS: Final = frozenset(
+    {Reason.PROTECTED, Reason.EVICTION_BUDGET, Reason.CHECKPOINT_GRACE}
+)
 
 J = TypeVar("J", bound=JobLike)
 
@@ -112,6 +121,7 @@ class Session:
 
     __slots__ = (
         "_counts",
+        "_extended",
         "_facts",
         "_lookups",
         "_misses",
@@ -147,6 +157,7 @@ class Session:
         self._lookups = 0
         self._misses = 0
         self._tables: dict[Action, MinRuntimeTable] = {}
+        self._extended = tree.has_extensions or config.has_extensions
 
     @property
     def now(self) -> datetime:
@@ -247,24 +258,69 @@ class Session:
 
     # -- protection and filters -----------------------------------------------------------------
 
+    def _protection(
+        self, action: Action, preemptor: JobFacts, victim: JobFacts
+    ) -> tuple[str | None, int | None, Resolution]:
+        """(what protects the victim, until when in ns, the MR resolution): one rule for all."""
+        resolution = self._resolve(action, preemptor.queue, victim.queue)
+        mr = resolution.min_runtime._ns
+        if mr < 0:
+            return "never", FOREVER_NS, resolution
+        start = victim.start_ns
+        if not self._extended:
+            if start is not None and self._now_ns < start + mr:
+                return MIN_RUNTIME, start + mr, resolution
+            return None, None, resolution
+        settings = self._resolver.extensions(action, preemptor.queue, victim.queue)
+        kind, until = protection(mr, start, victim.inputs(), settings, self._now_ns)
+        return kind, until, resolution
+
+    def _effective_ns(
+        self, action: Action, preemptor: JobFacts, victim: JobFacts, mr_ns: int
+    ) -> int:
+        if not self._extended:
+            return mr_ns
+        settings = self._resolver.extensions(action, preemptor.queue, victim.queue)
+        return effective_min_runtime_ns(
+            mr_ns, victim.inputs().requested_ns, settings.max_job_min_runtime
+        )
+
     def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Whether min-runtime protects ``victim`` now (the predicate of section 5 only).
+        """Whether ``victim`` is protected now, fundamentals aside.
 
         Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + MR``.
+        ``now < start + MR``. With the checkpoint-aware settings in use (BEHAVIOR.md section
+        16), a job's own request, a spent eviction budget and the checkpoint grace protect too.
         """
-        facts = self.facts(victim)
-        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
-        return protected_ns(mr, facts.start_ns, self._now_ns)
+        kind, _, _ = self._protection(_action(action), self.facts(preemptor), self.facts(victim))
+        return kind is not None
 
     def protected_until(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
     ) -> datetime | None:
         """When ``victim``'s protection ends: ``start + MR``, ``FOREVER`` for never, or ``None``
-        without a start time."""
+        without a start time; with section 16 in use, the end of whatever protects it now."""
+        act = _action(action)
+        pre = self.facts(preemptor)
         facts = self.facts(victim)
-        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
-        return _protected_until(mr, from_ns(facts.start_ns) if facts.start_ns is not None else None)
+        _kind, until, resolution = self._protection(act, pre, facts)
+        return self._until(act, pre, facts, until, resolution)
+
+    def _until(
+        self,
+        action: Action,
+        pre: JobFacts,
+        facts: JobFacts,
+        until: int | None,
+        resolution: Resolution,
+    ) -> datetime | None:
+        """The protection's end, or (unprotected) when the effective MR ended or ends."""
+        if until is not None:
+            return from_ns(until)
+        if facts.start_ns is None:
+            return None
+        effective = self._effective_ns(action, pre, facts, resolution.min_runtime._ns)
+        return from_ns(facts.start_ns + effective)
 
     def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
@@ -290,7 +346,16 @@ class Session:
             def min_runtime_of(queue: str) -> MinRuntime:
                 return resolve(Action.RECLAIM, pre_queue, queue).min_runtime
 
-        reasons = judge(action, preemptor, victims, self.tree, min_runtime_of, self._now_ns)
+        extensions_of = None
+        if self._extended:
+            extensions = self._resolver.extensions
+
+            def extensions_of(queue: str) -> Extensions:
+                return extensions(action, pre_queue, queue)
+
+        reasons = judge(
+            action, preemptor, victims, self.tree, min_runtime_of, self._now_ns, extensions_of
+        )
         self._counts.update(reasons)
         return reasons
 
@@ -361,12 +426,15 @@ class Session:
         facts = self._facts_of(victims)
         earliest: int | None = None
         for victim, reason in zip(facts, self._judge(act, pre, facts), strict=True):
-            if reason is Reason.PROTECTED or (
+            if reason in _PROTECTED_REASONS or (
                 reason is Reason.DEFERRED and victim.preemptibility is not _SEMI
             ):
-                mr = self._resolve(act, pre.queue, victim.queue).min_runtime
-                until = victim.start_ns + mr._ns  # type: ignore[operator]  # protected: started
-                if earliest is None or until < earliest:
+                _, until, _ = self._protection(act, pre, victim)
+                if (
+                    until is not None
+                    and until < FOREVER_NS
+                    and (earliest is None or until < earliest)
+                ):
                     earliest = until
         return None if earliest is None else from_ns(earliest)
 
@@ -395,9 +463,17 @@ class Session:
         failures: list[Failure] = []
         for victim, tasks in pairs:
             facts = self.facts(victim)
-            mr = self.resolve(act, pre.queue, facts.queue).min_runtime
-            until = _protected_until(mr, facts.start_time)
-            failures.extend(validate_victim(facts, tasks, mr, self._now_ns, until))
+            kind, until, resolution = self._protection(act, pre, facts)
+            failures.extend(
+                validate_victim(
+                    facts,
+                    tasks,
+                    resolution.min_runtime,
+                    self._now_ns,
+                    self._until(act, pre, facts, until, resolution),
+                    protected=kind is not None,
+                )
+            )
         return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
 
     # -- explanation ----------------------------------------------------------------------------
@@ -411,7 +487,7 @@ class Session:
         pre = self.facts(preemptor)
         facts = self.facts(victim)
         reason = self._reason(act, pre, facts)
-        resolution = self.resolve(act, pre.queue, facts.queue)
+        kind, until, resolution = self._protection(act, pre, facts)
         notes = [
             f"queue {name!r} is not in the tree: the node-pool default applies"
             for name in resolution.unknown_queues
@@ -427,6 +503,10 @@ class Session:
                 f"({facts.priority} {comparison} {self._threshold})"
             )
         start = facts.start_time
+        unsaved = None
+        if self._extended:
+            notes.extend(self._extension_notes(act, pre, facts, resolution))
+            unsaved = self._unsaved(facts, evictable_tasks(reason, facts) or facts.active_tasks())
         return Decision(
             action=act,
             preemptor=pre.id,
@@ -437,10 +517,79 @@ class Session:
             source=resolution.source,
             preemptibility=facts.preemptibility,
             start_time=start,
-            protected_until=_protected_until(resolution.min_runtime, start),
+            protected_until=self._until(act, pre, facts, until, resolution),
             now=self._now,
             notes=tuple(notes),
+            protected_by=None if kind == "never" else kind,
+            unsaved_work=unsaved,
         )
+
+    def _extension_notes(
+        self, action: Action, pre: JobFacts, victim: JobFacts, resolution: Resolution
+    ) -> list[str]:
+        settings = self._resolver.extensions(action, pre.queue, victim.queue)
+        inputs = victim.inputs()
+        notes = []
+        mr = resolution.min_runtime._ns
+        effective = self._effective_ns(action, pre, victim, mr)
+        if inputs.requested_ns is not None and mr >= 0:
+            requested = MinRuntime.from_nanoseconds(inputs.requested_ns)
+            where = f"queue {settings.cap_source!r}" if settings.cap_source else "the default"
+            if effective != mr:
+                notes.append(
+                    f"the job requested {requested}: effective min-runtime "
+                    f"{MinRuntime.from_nanoseconds(effective)} (cap {settings.max_job_min_runtime} "
+                    f"from {where})"
+                )
+            else:
+                notes.append(
+                    f"the job requested {requested}: no effect (cap {settings.max_job_min_runtime} "
+                    f"from {where})"
+                )
+        return notes
+
+    # -- unsaved work and ranking ---------------------------------------------------------------
+
+    def _unsaved(self, facts: JobFacts, tasks: Iterable[TaskLike]) -> float:
+        weight = sum(float(getattr(task, "weight", 1.0)) for task in tasks)
+        return unsaved_work(facts.start_ns, facts.inputs().checkpoint_ns, self._now_ns, weight)
+
+    def unsaved_work(self, victim: JobLike, tasks: Iterable[TaskLike] | None = None) -> float:
+        """The work evicting ``tasks`` of ``victim`` now would lose (BEHAVIOR.md section 16).
+
+        ``now - max(start, last_checkpoint)`` in seconds, times the summed weight of the tasks
+        (default: all its active tasks; a task's weight defaults to 1). Zero with no start time.
+
+        >>> from minruntime import Config, Job, PodSet, QueueTree, Queue, Task
+        >>> job = Job("j", "q", start_time=0, last_checkpoint=600,
+        ...           pod_sets=[PodSet(min_available=2, tasks=[Task("a", weight=8), Task("b", weight=8)])])
+        >>> Session(QueueTree([Queue("q")]), Config(), now=900).unsaved_work(job)
+        4800.0
+        """
+        facts = self.facts(victim)
+        return self._unsaved(facts, facts.active_tasks() if tasks is None else tasks)
+
+    def rank_victims(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
+    ) -> list[J]:
+        """The eligible victims, cheapest first: least unsaved work, then lower priority, then input order.
+
+        Unsaved work counts only the tasks that would go: for an elastic or semi-preemptible
+        victim kept at its minimum, the tasks above it. A scheduler that takes victims from the
+        front loses the least work. Equal to :meth:`eligible_victims` reordered.
+        """
+        act = _action(action)
+        pre = self.facts(preemptor)
+        candidates = list(victims)
+        facts = self._facts_of(candidates)
+        reasons = self._judge(act, pre, facts)
+        keyed = []
+        for index, (job, fact, reason) in enumerate(zip(candidates, facts, reasons, strict=True)):
+            if reason in ALLOWED:
+                lost = self._unsaved(fact, evictable_tasks(reason, fact))
+                keyed.append((lost, fact.priority, index, job))
+        keyed.sort(key=lambda item: item[:3])
+        return [item[3] for item in keyed]
 
     # -- statistics -----------------------------------------------------------------------------
 

@@ -124,6 +124,8 @@ def validate_victim(
     min_runtime: MinRuntime,
     now_ns: int,
     protected_until: datetime | None = None,
+    *,
+    protected: bool | None = None,
 ) -> list[Failure]:
     """The failures of one victim of a scenario (empty when it passes).
 
@@ -133,6 +135,8 @@ def validate_victim(
         min_runtime: the resolved MR for this preemptor and victim.
         now_ns: the instant, in nanoseconds.
         protected_until: for messages only.
+        protected: whether the victim is protected now; by default, the min-runtime predicate
+            (the Session passes its full answer, checkpoint-aware settings included).
 
     Raises:
         InvalidScenario: if an evicted task is not one of the victim's tasks.
@@ -164,7 +168,7 @@ def validate_victim(
         ]
     if victim.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
         kind = FailureKind.CORE
-    elif protected_ns(min_runtime, victim.start_ns, now_ns):
+    elif protected if protected is not None else protected_ns(min_runtime, victim.start_ns, now_ns):
         kind = FailureKind.PROTECTED
     else:
         return []

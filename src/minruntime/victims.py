@@ -18,6 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable
 from typing import Any, Final
 
+from minruntime.checkpoints import (
+    CHECKPOINT_GRACE,
+    EVICTION_BUDGET,
+    MIN_RUNTIME,
+    Extensions,
+    protection,
+)
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
 from minruntime.jobs import JobFacts, TaskLike
@@ -50,6 +57,11 @@ _NEVER: Final = Reason.NEVER
 _PROTECTED: Final = Reason.PROTECTED
 _DEFERRED: Final = Reason.DEFERRED
 _ELIGIBLE: Final = Reason.ELIGIBLE
+_BY_KIND: Final = {
+    MIN_RUNTIME: Reason.PROTECTED,
+    EVICTION_BUDGET: Reason.EVICTION_BUDGET,
+    CHECKPOINT_GRACE: Reason.CHECKPOINT_GRACE,
+}
 
 
 def protected_ns(min_runtime: MinRuntime, start_ns: int | None, now_ns: int) -> bool:
@@ -74,6 +86,7 @@ def judge(
     known_queues: Container[str],
     min_runtime_of: Callable[[str], MinRuntime],
     now_ns: int,
+    extensions_of: Callable[[str], Extensions] | None = None,
 ) -> list[Reason]:
     """The reason of each victim's decision, in input order: the one rule of eligibility.
 
@@ -94,6 +107,11 @@ def judge(
         min_runtime_of: the MR for a victim in a given queue (for this action and preemptor);
             called once per distinct victim queue.
         now_ns: the instant, in nanoseconds since the epoch.
+        extensions_of: the checkpoint-aware settings for a victim in a given queue, when any are
+            in use (BEHAVIOR.md section 16): then a spent eviction budget (``EVICTION_BUDGET``), a
+            checkpoint due within the grace (``CHECKPOINT_GRACE``) and a job's own request
+            protect too, and an elastic victim so protected is ``DEFERRED``. ``None`` (the
+            default) is min-runtime alone.
 
     This is the scheduler's inner loop, so it is written as one flat loop; every other
     decision of the library (one victim, the retry timer, explain) comes from here too.
@@ -101,6 +119,7 @@ def judge(
     reasons: list[Reason] = []
     append = reasons.append
     mr_of_queue: dict[str, int] = {}
+    settings_of_queue: dict[str, Extensions] = {}
     pre_id = preemptor.id
     pre_queue = preemptor.queue
     pre_priority = preemptor.priority
@@ -140,6 +159,17 @@ def judge(
             append(_NEVER)
         elif preemptibility is _SEMI:
             append(_DEFERRED)
+        elif extensions_of is not None:
+            settings = settings_of_queue.get(queue)
+            if settings is None:
+                settings = settings_of_queue[queue] = extensions_of(queue)
+            kind, _ = protection(mr, victim.start_ns, victim.inputs(), settings, now_ns)
+            if kind is None:
+                append(_ELIGIBLE)
+            elif victim.elastic:
+                append(_DEFERRED)
+            else:
+                append(_BY_KIND[kind])
         else:
             start = victim.start_ns
             if start is not None and now_ns < start + mr:
