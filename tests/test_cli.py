@@ -323,6 +323,8 @@ def test_now_shows_in_the_table_header_and_moves_the_retry_line() -> None:
         "(research)",
         "ended",
         "12:05:00Z",
+        "0.17h",  # ten minutes since its start, one GPU
+        "4",
         "1:",
         "tokenizer-ablation-0",
     ]
@@ -695,6 +697,8 @@ DECISION_KEYS = {
     "evictable",
     "notes",
     "explanation",
+    "unsavedWork",
+    "rank",
 }
 PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods"}
 
@@ -763,6 +767,9 @@ def test_json_output_values_for_one_job() -> None:
             ],
             "notes": [],
             "explanation": vit["decision"]["explanation"],
+            # one hour since its start (no checkpoint) times 7 pods of 8 GPUs
+            "unsavedWork": 201600.0,
+            "rank": 10,
         },
     }
     assert "PyTorchJob/vit-pretrain" in vit["preemptibilityDetail"]

@@ -97,8 +97,9 @@ def test_config_rejects_a_resolve_method_other_than_lca_or_queue(method: str) ->
 @pytest.mark.parametrize("field", ["default_preempt_min_runtime", "default_reclaim_min_runtime"])
 @pytest.mark.parametrize("value", ["5", "-5s", "1x", ""])
 def test_config_rejects_a_bad_default_naming_the_field(field: str, value: str) -> None:
+    arguments: dict[str, Any] = {field: value}
     with pytest.raises(InvalidDuration) as caught:
-        Config(**{field: value})
+        Config(**arguments)
     assert caught.value.origin == f"Config {field}"
     assert caught.value.value == value
     assert f"invalid duration {value!r} in Config {field}" in str(caught.value)

@@ -305,6 +305,7 @@ def test_every_public_name_appears_in_the_docs() -> None:
 
 REFERENCE_MODULES = (
     "minruntime.kube",
+    "minruntime.checkpoints",
     "minruntime.testing",
     "minruntime.starttime",
     "minruntime.cli",

@@ -26,7 +26,6 @@ With none of the settings given, :func:`protection` says exactly what min-runtim
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Final, Literal
 
 import attrs
@@ -52,10 +51,14 @@ FOREVER_NS: Final = 1 << 80
 """An instant past any datetime: how long "never" and a spent count-only budget protect."""
 
 MIN_RUNTIME: Final = "min-runtime"
+"""Protected because it started less than its (effective) min-runtime ago."""
 EVICTION_BUDGET: Final = "eviction-budget"
+"""Protected because it was evicted as often as its queue allows within the window."""
 CHECKPOINT_GRACE: Final = "checkpoint-grace"
+"""Protected because its next checkpoint is due within the checkpoint grace."""
 
 ProtectedBy = Literal["min-runtime", "eviction-budget", "checkpoint-grace"]
+"""What protects a victim (see :func:`protection`)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -204,6 +207,3 @@ def unsaved_work(
         return 0.0
     since = start_ns if checkpoint_ns is None else max(start_ns, checkpoint_ns)
     return max(0, now_ns - since) / 1e9 * weight
-
-
-_ = Hashable  # keep the import for type users of JobInputs in docs

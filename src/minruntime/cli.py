@@ -7,6 +7,8 @@ whether it is protected now. With ``--preemptor POD_GROUP`` (or ``--preemptor-qu
 shows, per running job, whether that preemptor may preempt or reclaim it, why, until when it is
 protected, which pods could go, and when to retry. Without a snapshot it explains a bundled
 example cluster. ``minruntime example`` prints a worked example of the resolution rules.
+``minruntime simulate`` replays a cluster trace under min-runtime settings
+(:mod:`minruntime.sim`).
 
 Errors in the input go to standard error, one line each, and the exit status is 1 (2 for bad
 arguments).
@@ -85,6 +87,11 @@ def _until(value: str | None, now: datetime) -> str:
         return value or "-"
     moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     return _short(moment, now) if moment > now else f"ended {_short(moment, now)}"
+
+
+def _work(seconds: float) -> str:
+    """Unsaved work for the table, in weight-hours (GPU-hours when weights are GPUs)."""
+    return f"{seconds / 3600:.2f}h"
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -222,6 +229,7 @@ def explain_report(
             ),
         }
     expiries = []
+    ranking: list[tuple[float, int, int, dict[str, Any]]] = []
     for job in _running(snapshot):
         if pre_job is not None and job.job.id == pre_job.id:
             continue
@@ -231,12 +239,22 @@ def explain_report(
         if pre_job is not None:
             action = Action.PREEMPT if job.job.queue == pre_job.queue else Action.RECLAIM
             decision = session.explain(action, pre_job, job.job)
-            evictable = [task.id for task in session.evictable_tasks(action, pre_job, job.job)]
-            entry["decision"] = _decision_data(decision, evictable)
+            tasks = session.evictable_tasks(action, pre_job, job.job)
+            entry["decision"] = _decision_data(decision, [task.id for task in tasks])
+            # what evicting it would lose: the tasks that would go (all active ones if none may)
+            lost = session.unsaved_work(job.job, tasks or None)
+            entry["decision"]["unsavedWork"] = round(lost, 3)
+            entry["decision"]["rank"] = None
+            if decision.allowed:
+                ranking.append((lost, job.job.priority, len(report["jobs"]), entry))
             expiry = session.next_expiry(action, pre_job, [job.job])
             if expiry is not None:
                 expiries.append(expiry)
         report["jobs"].append(entry)
+    # the order Session.rank_victims gives: least unsaved work, then lower priority, then listing
+    ranking.sort(key=lambda item: item[:3])
+    for rank, (*_, ranked) in enumerate(ranking, start=1):
+        ranked["decision"]["rank"] = rank
     if expiries:
         report["retryAt"] = _iso(min(expiries))
     return report
@@ -301,6 +319,8 @@ def _render_table(report: dict[str, Any], out: TextIO) -> None:
                 "REASON",
                 "MR (FROM)",
                 "PROTECTED UNTIL",
+                "UNSAVED",
+                "RANK",
                 "EVICTABLE",
             ]
         ]
@@ -320,6 +340,8 @@ def _render_table(report: dict[str, Any], out: TextIO) -> None:
                     decision["reason"],
                     f"{decision['minRuntime']} ({decision['source'] or 'default'})",
                     _until(until, now),
+                    _work(decision["unsavedWork"]),
+                    "-" if decision["rank"] is None else str(decision["rank"]),
                     f"{len(evictable)}: {shown}" if evictable else "-",
                 ]
             )
@@ -441,6 +463,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="a queue whose parent is missing becomes top-level instead of an error",
     )
     commands.add_parser("example", help="print a worked example of the resolution rules")
+    commands.add_parser(
+        "simulate",
+        help="replay a GPU-cluster trace under min-runtime settings (minruntime simulate --help)",
+        add_help=False,
+    )
     return parser
 
 
@@ -496,6 +523,10 @@ def main(
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] == "simulate":
+        from minruntime.sim.cli import main as simulate
+
+        return simulate(arguments[1:], stdout=out, stderr=err)
     if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
         arguments = ["explain", *arguments]  # explain is the default command
     try:

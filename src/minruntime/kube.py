@@ -51,11 +51,16 @@ from minruntime.preemptibility import (
     determine_preemptibility,
 )
 from minruntime.queues import Queue, QueueTree
-from minruntime.starttime import START_TIME_ANNOTATION, parse_start_time
+from minruntime.starttime import START_TIME_ANNOTATION, parse_rfc3339, parse_start_time
 
 __all__ = [
+    "CHECKPOINT_INTERVAL_ANNOTATION",
+    "EVICTIONS_ANNOTATION",
+    "LAST_CHECKPOINT_ANNOTATION",
     "POD_GROUP_ANNOTATION",
+    "REQUESTED_MIN_RUNTIME_ANNOTATION",
     "SUBGROUP_LABEL",
+    "TASK_WEIGHT_ANNOTATION",
     "Snapshot",
     "SnapshotJob",
     "load_objects",
@@ -64,6 +69,18 @@ __all__ = [
     "read_queue",
     "read_snapshot",
 ]
+
+LAST_CHECKPOINT_ANNOTATION: Final = "minruntime/last-checkpoint-timestamp"
+"""PodGroup annotation: when the job last completed a checkpoint (RFC 3339)."""
+CHECKPOINT_INTERVAL_ANNOTATION: Final = "minruntime/checkpoint-interval"
+"""PodGroup annotation: how often the job checkpoints (a duration)."""
+EVICTIONS_ANNOTATION: Final = "minruntime/eviction-timestamps"
+"""PodGroup annotation: past evictions, comma-separated RFC 3339 times, or a bare count."""
+REQUESTED_MIN_RUNTIME_ANNOTATION: Final = "minruntime/min-runtime"
+"""PodGroup annotation: the job's own min-runtime request (a duration)."""
+TASK_WEIGHT_ANNOTATION: Final = "minruntime/task-weight"
+"""Pod annotation: the task's weight; without it, the pod's ``nvidia.com/gpu``, else 1."""
+GPU_RESOURCE: Final = "nvidia.com/gpu"
 
 POD_GROUP_ANNOTATION: Final = "pod-group-name"
 """The pod annotation that names its PodGroup (in the pod's namespace)."""
@@ -204,12 +221,12 @@ def _string_map(obj: Object, path: str) -> dict[str, str]:
     return dict(mapping)
 
 
-def _duration(obj: Object, path: str) -> MinRuntime | None:
+def _duration(obj: Object, path: str, *, allow_never: bool = True) -> MinRuntime | None:
     raw = _get(obj, path, object)
     if raw is None:
         return None
     try:
-        return MinRuntime.parse(raw)
+        return MinRuntime.parse(raw, allow_never=allow_never)
     except InvalidDuration as error:
         message = str(error).replace(
             "invalid duration", f"{_name(obj)} {path}: invalid duration", 1
@@ -224,18 +241,33 @@ def read_queue(obj: Object) -> Queue:
     """A Queue object (``scheduling.run.ai/v2``) as a :class:`~minruntime.Queue`.
 
     Reads ``metadata.name``, ``spec.parentQueue``, ``spec.preemptMinRuntime`` and
-    ``spec.reclaimMinRuntime`` (every duration spelling; ``-1`` or ``never`` for never).
+    ``spec.reclaimMinRuntime`` (every duration spelling; ``-1`` or ``never`` for never), and
+    the checkpoint-aware settings of BEHAVIOR.md section 16 when present:
+    ``spec.preemptCheckpointGrace``, ``spec.reclaimCheckpointGrace``, ``spec.maxEvictions``,
+    ``spec.evictionWindow``, ``spec.maxJobMinRuntime``.
 
     >>> read_queue({"kind": "Queue", "metadata": {"name": "dev"},
     ...             "spec": {"parentQueue": "org", "preemptMinRuntime": "-1"}})
     Queue(name='dev', parent='org', preempt_min_runtime=MinRuntime('never'), reclaim_min_runtime=None)
     """
     name = _get(obj, "metadata.name", str, required=True)
+    max_evictions = _get(obj, "spec.maxEvictions", int)
+    if max_evictions is not None and max_evictions < 0:
+        raise InvalidObject(
+            f"{_name(obj)} spec.maxEvictions: expected an integer >= 0, got {max_evictions}",
+            object=_name(obj),
+            field="spec.maxEvictions",
+        )
     return Queue(
         name,
         _get(obj, "spec.parentQueue", str),
         preempt_min_runtime=_duration(obj, "spec.preemptMinRuntime"),
         reclaim_min_runtime=_duration(obj, "spec.reclaimMinRuntime"),
+        preempt_checkpoint_grace=_duration(obj, "spec.preemptCheckpointGrace", allow_never=False),
+        reclaim_checkpoint_grace=_duration(obj, "spec.reclaimCheckpointGrace", allow_never=False),
+        max_evictions=max_evictions,
+        eviction_window=_duration(obj, "spec.evictionWindow"),
+        max_job_min_runtime=_duration(obj, "spec.maxJobMinRuntime"),
     )
 
 
@@ -505,6 +537,86 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
     return leaves
 
 
+def _pod_weight(pod: Object) -> float:
+    """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1."""
+    annotations = _string_map(pod, "metadata.annotations")
+    text = annotations.get(TASK_WEIGHT_ANNOTATION)
+    if text is not None:
+        try:
+            weight = float(text)
+            if not weight >= 0 or weight == float("inf"):
+                raise ValueError
+        except ValueError:
+            field = f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]"
+            raise InvalidObject(
+                f"{_name(pod)} {field}: invalid weight {text!r} (expected a number >= 0)",
+                object=_name(pod),
+                field=field,
+            ) from None
+        return weight
+    gpus = 0.0
+    containers = _get(pod, "spec.containers", list, default=[])
+    for container in containers:
+        if not isinstance(container, Mapping):
+            continue
+        resources = container.get("resources") or {}
+        amount = (resources.get("limits") or {}).get(GPU_RESOURCE) or (
+            resources.get("requests") or {}
+        ).get(GPU_RESOURCE)
+        try:
+            gpus += float(amount) if amount is not None else 0.0
+        except (TypeError, ValueError):
+            continue
+    return gpus if gpus > 0 else 1.0
+
+
+def _checkpoint_inputs(
+    group: Object, annotations: Mapping[str, str], strict: bool, warnings: list[str]
+) -> dict[str, Any]:
+    """The section 16 job inputs from PodGroup annotations; unreadable ones warn (or raise)."""
+    where = _name(group)
+    inputs: dict[str, Any] = {}
+
+    def unreadable(key: str, message: str) -> None:
+        field = f"metadata.annotations[{key!r}]"
+        if strict:
+            raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
+        warnings.append(f"{where} {field}: {message}; ignored")
+
+    text = annotations.get(LAST_CHECKPOINT_ANNOTATION)
+    if text:
+        try:
+            inputs["last_checkpoint"] = parse_rfc3339(text)
+        except InvalidTimestamp as error:
+            unreadable(LAST_CHECKPOINT_ANNOTATION, str(error))
+    for key, name in (
+        (CHECKPOINT_INTERVAL_ANNOTATION, "checkpoint_interval"),
+        (REQUESTED_MIN_RUNTIME_ANNOTATION, "requested_min_runtime"),
+    ):
+        text = annotations.get(key)
+        if text:
+            try:
+                value = MinRuntime.parse(text, allow_never=False)
+                if name == "checkpoint_interval" and not value:
+                    raise InvalidDuration(f"invalid duration {text!r}: must be positive")
+                inputs[name] = value
+            except InvalidDuration as error:
+                unreadable(key, str(error))
+    text = annotations.get(EVICTIONS_ANNOTATION)
+    if text:
+        if text.strip().isdigit():
+            inputs["evictions"] = int(text.strip())  # a bare count, where times are not kept
+        else:
+            times = []
+            for part in text.split(","):
+                try:
+                    times.append(parse_rfc3339(part.strip()))
+                except InvalidTimestamp as error:
+                    unreadable(EVICTIONS_ANNOTATION, str(error))
+            inputs["evictions"] = tuple(times)
+    return inputs
+
+
 def read_snapshot(
     objects: Iterable[Object],
     *,
@@ -692,7 +804,11 @@ def _read_job(
                 field=f"metadata.labels[{SUBGROUP_LABEL!r}]",
             )
         tasks[sub_group].append(
-            Task(_get(pod, "metadata.name", str, required=True), pod_task_status(pod))
+            Task(
+                _get(pod, "metadata.name", str, required=True),
+                pod_task_status(pod),
+                weight=_pod_weight(pod),
+            )
         )
 
     annotations = _string_map(group, "metadata.annotations")
@@ -725,6 +841,7 @@ def _read_job(
             str(error), object=where, field=f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
         ) from None
     warnings.extend(start.warnings)
+    checkpoint_inputs = _checkpoint_inputs(group, annotations, strict_times, warnings)
 
     job = Job(
         f"{namespace}/{name}" if namespace else name,
@@ -736,6 +853,7 @@ def _read_job(
             PodSet(pod_set, min_available=minimum, tasks=tasks[pod_set])
             for pod_set, minimum in pod_sets
         ],
+        **checkpoint_inputs,
     )
     return SnapshotJob(
         job=job,

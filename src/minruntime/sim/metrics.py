@@ -1,0 +1,327 @@
+"""What a simulation run measures: evictions, lost work, completion and queueing, waiting, use.
+
+All amounts are exact integers in seconds or GPU-seconds; the ``*_hours`` properties divide for
+reading. Percentiles use the nearest-rank rule, so they are values that occurred.
+
+- **evictions**: by action (preempt, reclaim), partial ones (an elastic job kept its minimum),
+  how many jobs were evicted how many times.
+- **lost work**: GPU-seconds of progress since the victim's last checkpoint, plus its restart
+  overhead; the evicted job runs that again.
+- **completion time**: finish - submit; **queueing delay**: all the time a job spent pending,
+  before its first start and after each full eviction. Both over the jobs that ran.
+- **reclaim waiting**: GPU-seconds a queue spent below its deserved share while its reclaim
+  failed *because of protection*: it had a job that fits in its share, a victim was refused by
+  min-runtime, and the victims (counting the protected ones) would have covered the need. The
+  amount is ``deserved - allocated`` integrated over that time.
+- **utilisation**: busy GPU-seconds (lost work included) / (GPUs x makespan), the makespan from
+  the first submission to the last completion.
+
+>>> Distribution.of([5, 1, 3, 2, 4])
+Distribution(count=5, mean=3.0, p50=3, p95=5, max=5)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+__all__ = [
+    "Distribution",
+    "EvictionRecord",
+    "JobOutcome",
+    "Metrics",
+    "QueueMetrics",
+    "QueueTotals",
+    "compute_metrics",
+    "percentile",
+]
+
+_HOUR = 3600
+
+
+def percentile(ordered: Sequence[int], percent: int) -> int:
+    """The nearest-rank ``percent``-th percentile of sorted values (0 for none).
+
+    The smallest value with at least ``percent`` % of the values at or below it.
+
+    >>> percentile([10, 20, 30, 40], 50), percentile([10, 20, 30, 40], 95)
+    (20, 40)
+    """
+    if not ordered:
+        return 0
+    rank = max(1, -(-percent * len(ordered) // 100))
+    return ordered[rank - 1]
+
+
+@attrs.frozen(kw_only=True)
+class Distribution:
+    """Count, mean, median, 95th percentile and maximum of a list of durations (seconds)."""
+
+    count: int
+    mean: float
+    p50: int
+    p95: int
+    max: int
+
+    @classmethod
+    def of(cls, values: Iterable[int]) -> Distribution:
+        """Summarise ``values`` (an empty list gives zeros)."""
+        ordered = sorted(values)
+        if not ordered:
+            return cls(count=0, mean=0.0, p50=0, p95=0, max=0)
+        return cls(
+            count=len(ordered),
+            mean=sum(ordered) / len(ordered),
+            p50=percentile(ordered, 50),
+            p95=percentile(ordered, 95),
+            max=ordered[-1],
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON-ready values (seconds)."""
+        return {
+            "count": self.count,
+            "mean": round(self.mean, 3),
+            "p50": self.p50,
+            "p95": self.p95,
+            "max": self.max,
+        }
+
+
+@attrs.frozen(kw_only=True)
+class EvictionRecord:
+    """One eviction of tasks of a running job.
+
+    Attributes:
+        time: when (seconds).
+        job, queue: the victim and its queue.
+        action: ``"preempt"`` or ``"reclaim"``.
+        preemptor, preemptor_queue: the pending job the GPUs went to.
+        tasks: tasks (GPUs) evicted; ``active_before`` the victim had; ``min_available`` its
+            minimum.
+        preemptibility: the victim's effective preemptibility.
+        start_time: the victim's start time (seconds).
+        min_runtime: the min-runtime the Session resolved for this preemptor and victim.
+        work_since_start: GPU-seconds of progress since it last started.
+        lost_gpu_seconds: what the eviction cost (unsaved progress plus restart overhead; zero
+            for a partial eviction).
+        restart_gpu_seconds: the restart overhead part of it.
+    """
+
+    time: int
+    job: str
+    queue: str
+    action: str
+    preemptor: str
+    preemptor_queue: str
+    tasks: int
+    active_before: int
+    min_available: int
+    preemptibility: str
+    start_time: int
+    min_runtime: str
+    work_since_start: int
+    lost_gpu_seconds: int
+    restart_gpu_seconds: int
+
+    @property
+    def full(self) -> bool:
+        """Whether the job lost every task (and went back to pending)."""
+        return self.tasks == self.active_before
+
+    @property
+    def ran(self) -> int:
+        """Seconds between the victim's start and the eviction."""
+        return self.time - self.start_time
+
+
+@attrs.frozen(kw_only=True)
+class JobOutcome:
+    """What happened to one job."""
+
+    id: str
+    queue: str
+    gpus: int
+    submit: int
+    first_start: int | None
+    finish: int | None
+    pending_time: int
+    evictions: int
+    lost_gpu_seconds: int
+    restart_gpu_seconds: int
+
+    @property
+    def completion_time(self) -> int | None:
+        """finish - submit, or ``None`` if it never ran."""
+        return None if self.finish is None else self.finish - self.submit
+
+
+@attrs.frozen(kw_only=True)
+class QueueTotals:
+    """Per-queue amounts the loop integrates over time."""
+
+    name: str
+    deserved: int
+    waiting_gpu_seconds: int
+
+
+@attrs.frozen(kw_only=True)
+class QueueMetrics:
+    """The metrics of one queue."""
+
+    name: str
+    deserved: int
+    jobs: int
+    preempt_evictions: int
+    reclaim_evictions: int
+    lost_gpu_seconds: int
+    completion: Distribution
+    queueing: Distribution
+    reclaim_waiting_gpu_seconds: int
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON-ready values."""
+        return {
+            "name": self.name,
+            "deserved": self.deserved,
+            "jobs": self.jobs,
+            "preempt_evictions": self.preempt_evictions,
+            "reclaim_evictions": self.reclaim_evictions,
+            "lost_gpu_seconds": self.lost_gpu_seconds,
+            "completion_time": self.completion.to_dict(),
+            "queueing_delay": self.queueing.to_dict(),
+            "reclaim_waiting_gpu_seconds": self.reclaim_waiting_gpu_seconds,
+        }
+
+
+@attrs.frozen(kw_only=True)
+class Metrics:
+    """The metrics of one run (see the module's description of each)."""
+
+    jobs: int
+    completed: int
+    unschedulable: int
+    preempt_evictions: int
+    reclaim_evictions: int
+    partial_evictions: int
+    evicted_jobs: int
+    evictions_per_job: tuple[tuple[int, int], ...]
+    """(evictions, jobs evicted that many times), for jobs evicted at least once."""
+    lost_gpu_seconds: int
+    restart_gpu_seconds: int
+    completion: Distribution
+    queueing: Distribution
+    reclaim_waiting_gpu_seconds: int
+    busy_gpu_seconds: int
+    total_gpus: int
+    makespan: int
+    per_queue: tuple[QueueMetrics, ...]
+
+    @property
+    def evictions(self) -> int:
+        """All evictions, preempt and reclaim."""
+        return self.preempt_evictions + self.reclaim_evictions
+
+    @property
+    def lost_gpu_hours(self) -> float:
+        """Lost work in GPU-hours."""
+        return self.lost_gpu_seconds / _HOUR
+
+    @property
+    def reclaim_waiting_gpu_hours(self) -> float:
+        """Reclaim waiting in GPU-hours, over all queues."""
+        return self.reclaim_waiting_gpu_seconds / _HOUR
+
+    @property
+    def utilisation(self) -> float:
+        """Busy GPU-seconds over GPUs x makespan (0 for an empty run)."""
+        capacity = self.total_gpus * self.makespan
+        return self.busy_gpu_seconds / capacity if capacity else 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON-ready values, in a fixed key order."""
+        return {
+            "jobs": self.jobs,
+            "completed": self.completed,
+            "unschedulable": self.unschedulable,
+            "evictions": self.evictions,
+            "preempt_evictions": self.preempt_evictions,
+            "reclaim_evictions": self.reclaim_evictions,
+            "partial_evictions": self.partial_evictions,
+            "evicted_jobs": self.evicted_jobs,
+            "evictions_per_job": {str(n): jobs for n, jobs in self.evictions_per_job},
+            "lost_gpu_seconds": self.lost_gpu_seconds,
+            "lost_gpu_hours": round(self.lost_gpu_hours, 3),
+            "restart_gpu_seconds": self.restart_gpu_seconds,
+            "completion_time": self.completion.to_dict(),
+            "queueing_delay": self.queueing.to_dict(),
+            "reclaim_waiting_gpu_seconds": self.reclaim_waiting_gpu_seconds,
+            "reclaim_waiting_gpu_hours": round(self.reclaim_waiting_gpu_hours, 3),
+            "busy_gpu_seconds": self.busy_gpu_seconds,
+            "total_gpus": self.total_gpus,
+            "makespan": self.makespan,
+            "utilisation": round(self.utilisation, 6),
+            "per_queue": [queue.to_dict() for queue in self.per_queue],
+        }
+
+
+def compute_metrics(
+    outcomes: Sequence[JobOutcome],
+    evictions: Sequence[EvictionRecord],
+    queues: Sequence[QueueTotals],
+    *,
+    total_gpus: int,
+    busy_gpu_seconds: int,
+    start: int,
+    end: int,
+    unschedulable: int,
+) -> Metrics:
+    """Summarise a run from its job outcomes, eviction records and per-queue totals."""
+    ran = [job for job in outcomes if job.finish is not None]
+    by_queue: dict[str, list[JobOutcome]] = {queue.name: [] for queue in queues}
+    for job in ran:
+        by_queue[job.queue].append(job)
+    actions: Counter[tuple[str, str]] = Counter((e.queue, e.action) for e in evictions)
+    lost_by_queue: Counter[str] = Counter()
+    for job in outcomes:
+        lost_by_queue[job.queue] += job.lost_gpu_seconds
+    per_queue = tuple(
+        QueueMetrics(
+            name=queue.name,
+            deserved=queue.deserved,
+            jobs=len(by_queue[queue.name]),
+            preempt_evictions=actions[(queue.name, "preempt")],
+            reclaim_evictions=actions[(queue.name, "reclaim")],
+            lost_gpu_seconds=lost_by_queue[queue.name],
+            completion=Distribution.of(_completion(by_queue[queue.name])),
+            queueing=Distribution.of(job.pending_time for job in by_queue[queue.name]),
+            reclaim_waiting_gpu_seconds=queue.waiting_gpu_seconds,
+        )
+        for queue in queues
+    )
+    histogram = Counter(job.evictions for job in outcomes if job.evictions)
+    return Metrics(
+        jobs=len(outcomes),
+        completed=len(ran),
+        unschedulable=unschedulable,
+        preempt_evictions=sum(1 for e in evictions if e.action == "preempt"),
+        reclaim_evictions=sum(1 for e in evictions if e.action == "reclaim"),
+        partial_evictions=sum(1 for e in evictions if not e.full),
+        evicted_jobs=sum(histogram.values()),
+        evictions_per_job=tuple(sorted(histogram.items())),
+        lost_gpu_seconds=sum(job.lost_gpu_seconds for job in outcomes),
+        restart_gpu_seconds=sum(job.restart_gpu_seconds for job in outcomes),
+        completion=Distribution.of(_completion(ran)),
+        queueing=Distribution.of(job.pending_time for job in ran),
+        reclaim_waiting_gpu_seconds=sum(queue.waiting_gpu_seconds for queue in queues),
+        busy_gpu_seconds=busy_gpu_seconds,
+        total_gpus=total_gpus,
+        makespan=max(0, end - start),
+        per_queue=per_queue,
+    )
+
+
+def _completion(jobs: Iterable[JobOutcome]) -> list[int]:
+    return [job.finish - job.submit for job in jobs if job.finish is not None]

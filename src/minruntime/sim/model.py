@@ -1,0 +1,366 @@
+"""The simulator's inputs: jobs from a trace, the workload (cluster and queues), run settings.
+
+Time in the simulator is a whole number of seconds from the trace's origin (its first
+submission), and work is counted in GPU-seconds. A job of ``gpus`` GPUs runs as that many tasks
+of one GPU each in one pod set; ``min_available`` below ``gpus`` makes it elastic (it starts with
+at least ``min_available`` tasks and grows when GPUs are free).
+
+>>> from minruntime import Queue, QueueTree
+>>> workload = Workload(
+...     name="toy",
+...     jobs=[JobSpec(id="j1", queue="a", submit=0, run_time=600, gpus=2)],
+...     tree=QueueTree([Queue("a"), Queue("b")]),
+...     deserved={"a": 4, "b": 4},
+...     total_gpus=8,
+... )
+>>> workload.jobs[0].work, workload.jobs[0].need
+(1200, 2)
+>>> sorted(workload.with_gpus(5).deserved.items())
+[('a', 3), ('b', 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from minruntime.config import RESOLVE_METHODS, Config
+from minruntime.durations import MinRuntime
+from minruntime.errors import InvalidDuration, MinRuntimeError
+from minruntime.jobs import DEFAULT_PRIORITY
+from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
+from minruntime.queues import QueueTree
+
+__all__ = [
+    "InvalidTrace",
+    "JobSpec",
+    "Settings",
+    "SimulationError",
+    "Workload",
+    "ceil_seconds",
+    "parse_seconds",
+    "scale_shares",
+]
+
+SECOND_NS: Final = 1_000_000_000
+
+
+class SimulationError(MinRuntimeError, AssertionError):
+    """An invariant of the simulation broke: a bug in the simulator or in the library.
+
+    Raised when capacity is exceeded, when a task outside ``Session.evictable_tasks`` would be
+    evicted, or when an eviction plan fails ``Session.validate``. The message names the job, the
+    time and the numbers.
+    """
+
+
+class InvalidTrace(MinRuntimeError, ValueError):
+    """A trace or workload that cannot be simulated; the message names the file, row and value."""
+
+
+def _positive(name: str) -> Any:
+    def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidTrace(
+                f"job {getattr(instance, 'id', '?')!r}: {name} must be an integer >= 1, "
+                f"got {value!r}"
+            )
+
+    return check
+
+
+def _non_negative(instance: JobSpec, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidTrace(
+            f"job {instance.id!r}: {attribute.name} must be an integer >= 0, got {value!r}"
+        )
+
+
+def _to_preemptibility(value: Preemptibility | str | None) -> Preemptibility | None:
+    if value is None or value == "":
+        return None
+    return Preemptibility.parse(value, origin="JobSpec preemptibility")
+
+
+def _check_min_available(
+    instance: JobSpec, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= instance.gpus:
+        raise InvalidTrace(
+            f"job {instance.id!r}: min_available must be an integer from 1 to its gpus "
+            f"({instance.gpus}), got {value!r}"
+        )
+
+
+def _check_interval(
+    instance: JobSpec, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidTrace(
+            f"job {instance.id!r}: checkpoint_interval must be None or an integer number of "
+            f"seconds >= 1, got {value!r}"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class JobSpec:
+    """One job of a trace, as submitted.
+
+    Args:
+        id: unique id.
+        queue: its leaf queue.
+        submit: submission time, seconds from the trace's origin.
+        run_time: how long it runs at full size, in seconds (>= 1).
+        gpus: how many GPUs (tasks of one GPU) it asks for (>= 1).
+        priority: its priority (default 50).
+        preemptibility: explicit preemptibility, or ``None`` for the legacy priority rule.
+        min_available: the fewest tasks it can run with (elastic when below ``gpus``); ``None``
+            means all of them (a gang).
+        checkpoint_interval: seconds between its checkpoints, overriding the run's setting;
+            ``None`` to use the run's.
+
+    >>> JobSpec(id="x", queue="q", submit=0, run_time=60, gpus=4, min_available=2).elastic
+    True
+    """
+
+    id: str
+    queue: str
+    submit: int = attrs.field(validator=_non_negative)
+    run_time: int = attrs.field(validator=_positive("run_time"))
+    gpus: int = attrs.field(validator=_positive("gpus"))
+    priority: int = DEFAULT_PRIORITY
+    preemptibility: Preemptibility | None = attrs.field(default=None, converter=_to_preemptibility)
+    min_available: int | None = attrs.field(default=None, validator=_check_min_available)
+    checkpoint_interval: int | None = attrs.field(default=None, validator=_check_interval)
+
+    @property
+    def need(self) -> int:
+        """The GPUs it needs to start: ``min_available``, or all of them for a gang."""
+        return self.gpus if self.min_available is None else self.min_available
+
+    @property
+    def elastic(self) -> bool:
+        """Whether it can run with fewer tasks than it asks for."""
+        return self.need < self.gpus
+
+    @property
+    def work(self) -> int:
+        """Its work in GPU-seconds: ``run_time * gpus``."""
+        return self.run_time * self.gpus
+
+
+def scale_shares(shares: Mapping[str, int], total: int) -> dict[str, int]:
+    """Integer shares proportional to ``shares`` that add up to ``total`` (largest remainder).
+
+    Ties in the remainders go to the larger original share, then to the name, so the result
+    never depends on the mapping's order.
+
+    >>> scale_shares({"a": 64, "b": 32, "c": 32}, 10)
+    {'a': 5, 'b': 3, 'c': 2}
+    """
+    weight = sum(shares.values())
+    if weight <= 0:
+        return dict.fromkeys(shares, 0)
+    base = {name: share * total // weight for name, share in shares.items()}
+    left = total - sum(base.values())
+    by_remainder = sorted(
+        shares, key=lambda name: (-(shares[name] * total % weight), -shares[name], name)
+    )
+    for name in by_remainder[:left]:
+        base[name] += 1
+    return base
+
+
+def _to_jobs(jobs: Iterable[JobSpec]) -> tuple[JobSpec, ...]:
+    return tuple(jobs)
+
+
+def _to_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    return dict(counts)
+
+
+def _to_notes(notes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(notes)
+
+
+def _to_min_runtime(value: object) -> MinRuntime:
+    return MinRuntime.parse(value, origin="Settings")
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class Workload:
+    """A cluster and what is submitted to it: jobs, queue tree, deserved quotas, total GPUs.
+
+    Args:
+        name: what it is called in reports.
+        jobs: the jobs, in any order (the simulator orders them by submission, then listing).
+        tree: the queue tree (min-runtime settings on queues included).
+        deserved: GPUs each leaf queue deserves; a queue may use more when GPUs are idle, and
+            then other queues may reclaim the excess.
+        total_gpus: the cluster's GPUs.
+        notes: what the reader did that a reader of the results should know.
+
+    Raises:
+        InvalidTrace: for a job in a queue that has no deserved share or is not in the tree, a
+            negative share, or fewer than one GPU.
+    """
+
+    name: str
+    jobs: tuple[JobSpec, ...] = attrs.field(converter=_to_jobs)
+    tree: QueueTree
+    deserved: Mapping[str, int] = attrs.field(converter=_to_counts)
+    total_gpus: int
+    notes: tuple[str, ...] = attrs.field(default=(), converter=_to_notes)
+
+    def __attrs_post_init__(self) -> None:
+        problems: list[str] = []
+        if isinstance(self.total_gpus, bool) or not isinstance(self.total_gpus, int):
+            problems.append(f"total_gpus must be an integer, got {self.total_gpus!r}")
+        elif self.total_gpus < 1:
+            problems.append(f"total_gpus must be >= 1, got {self.total_gpus}")
+        for queue, share in sorted(self.deserved.items()):
+            if queue not in self.tree:
+                problems.append(f"deserved share for queue {queue!r}, which is not in the tree")
+            if isinstance(share, bool) or not isinstance(share, int) or share < 0:
+                problems.append(f"queue {queue!r}: deserved must be an integer >= 0, got {share!r}")
+        missing = sorted({job.queue for job in self.jobs} - set(self.deserved))
+        for queue in missing:
+            first = next(job.id for job in self.jobs if job.queue == queue)
+            problems.append(f"job {first!r} is in queue {queue!r}, which has no deserved share")
+        seen: set[str] = set()
+        for job in self.jobs:
+            if job.id in seen:
+                problems.append(f"duplicate job id {job.id!r}")
+                break
+            seen.add(job.id)
+        if problems:
+            raise InvalidTrace(f"workload {self.name!r}: " + "; ".join(problems))
+
+    def with_gpus(self, total_gpus: int) -> Workload:
+        """The same workload on a cluster of ``total_gpus``, deserved shares scaled to match."""
+        return attrs.evolve(
+            self,
+            total_gpus=total_gpus,
+            deserved=scale_shares(self.deserved, total_gpus),
+            notes=(*self.notes, f"cluster resized to {total_gpus} GPUs, shares scaled"),
+        )
+
+    def head(self, count: int) -> Workload:
+        """The first ``count`` jobs by submission time (then listing order)."""
+        order = sorted(range(len(self.jobs)), key=lambda i: (self.jobs[i].submit, i))
+        return attrs.evolve(self, jobs=[self.jobs[i] for i in sorted(order[:count])])
+
+
+def parse_seconds(value: object, *, origin: str) -> int:
+    """A duration in whole seconds (rounded up), from any spelling ``MinRuntime`` reads.
+
+    Raises:
+        InvalidDuration: for never or anything that is not a duration.
+
+    >>> parse_seconds("1h30m", origin="--checkpoint-interval"), parse_seconds("1.5s", origin="x")
+    (5400, 2)
+    """
+    duration = MinRuntime.parse(value, origin=origin)
+    if duration.is_never:
+        raise InvalidDuration(
+            f"invalid duration {value!r} in {origin}: never is not a length of time "
+            "(expected e.g. '10m', '1h30m')",
+            value=value,
+            origin=origin,
+        )
+    ns = duration.nanoseconds or 0
+    return -(-ns // SECOND_NS)
+
+
+def _check_resolve_method(instance: Settings, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in RESOLVE_METHODS:
+        raise InvalidTrace(
+            f"reclaim_resolve_method: invalid value {value!r} (expected 'lca' or 'queue')"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """The settings of one simulation run.
+
+    Args:
+        preempt_min_runtime: the node-pool default preempt min-runtime.
+        reclaim_min_runtime: the node-pool default reclaim min-runtime.
+        reclaim_resolve_method: ``"lca"`` or ``"queue"``.
+        checkpoint_interval: seconds between checkpoints for jobs that set none; ``None``: no
+            checkpoints (an evicted job loses everything since it last started).
+        restart_overhead: seconds a job spends restarting after a full eviction, paid again by
+            every evicted task (GPU-seconds lost on top of the unsaved work).
+        legacy_priority_threshold: the legacy preemptibility rule's threshold.
+
+    Queue-level min-runtime settings come from the workload's tree; these defaults apply where
+    no queue sets a value.
+
+    >>> settings = Settings(reclaim_min_runtime=MinRuntime("30m"))
+    >>> settings.config().default_reclaim_min_runtime, settings.label
+    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none')
+    """
+
+    preempt_min_runtime: MinRuntime = attrs.field(
+        default=MinRuntime.ZERO, converter=_to_min_runtime
+    )
+    reclaim_min_runtime: MinRuntime = attrs.field(
+        default=MinRuntime.ZERO, converter=_to_min_runtime
+    )
+    reclaim_resolve_method: str = attrs.field(default="lca", validator=_check_resolve_method)
+    checkpoint_interval: int | None = None
+    restart_overhead: int = 0
+    legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD
+
+    def __attrs_post_init__(self) -> None:
+        interval = self.checkpoint_interval
+        if interval is not None and (
+            isinstance(interval, bool) or not isinstance(interval, int) or interval < 1
+        ):
+            raise InvalidTrace(
+                f"checkpoint_interval must be None or seconds >= 1, got {interval!r}"
+            )
+        overhead = self.restart_overhead
+        if isinstance(overhead, bool) or not isinstance(overhead, int) or overhead < 0:
+            raise InvalidTrace(f"restart_overhead must be seconds >= 0, got {overhead!r}")
+
+    def config(self) -> Config:
+        """The library configuration these settings stand for."""
+        return Config(
+            default_preempt_min_runtime=self.preempt_min_runtime,
+            default_reclaim_min_runtime=self.reclaim_min_runtime,
+            reclaim_resolve_method=self.reclaim_resolve_method,
+        )
+
+    @property
+    def label(self) -> str:
+        """A short name for tables: the min-runtimes and the checkpoint interval."""
+        checkpoint = (
+            "none"
+            if self.checkpoint_interval is None
+            else str(MinRuntime(self.checkpoint_interval))
+        )
+        return (
+            f"reclaim={self.reclaim_min_runtime} preempt={self.preempt_min_runtime} "
+            f"checkpoint={checkpoint}"
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """The settings as JSON-ready values (durations in their canonical text)."""
+        return {
+            "reclaim_min_runtime": str(self.reclaim_min_runtime),
+            "preempt_min_runtime": str(self.preempt_min_runtime),
+            "reclaim_resolve_method": self.reclaim_resolve_method,
+            "checkpoint_interval": self.checkpoint_interval,
+            "restart_overhead": self.restart_overhead,
+            "legacy_priority_threshold": self.legacy_priority_threshold,
+        }
+
+
+def ceil_seconds(ns: int) -> int:
+    """Whole seconds at or after an instant given in nanoseconds."""
+    return -(-ns // SECOND_NS)

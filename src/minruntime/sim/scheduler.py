@@ -1,0 +1,774 @@
+"""The simulation loop: a discrete-event GPU cluster whose scheduler asks minruntime about victims.
+
+Events are job arrivals, job completions and wake-ups. After the events of an instant, one
+scheduling pass runs at that instant:
+
+1. **allocate**: pending jobs that fit in the free GPUs start, queues furthest below their
+   deserved share first (allocated / deserved), then higher priority, then earlier arrival. A job
+   starts with at least its ``need`` (``min_available``, or all its GPUs) and an elastic job takes
+   up to all its GPUs.
+2. **reclaim, then preempt**: for each queue with pending work, in the same order, its best
+   pending job that does not fit may evict running jobs:
+
+   - *reclaim* if the queue stays within its deserved share once the job runs
+     (``allocated + need <= deserved``): victims come from other queues that are above their
+     deserved share, most over first, and only as far as their excess (a victim queue never
+     drops below its share);
+   - *preempt*: victims are lower-priority jobs of its own queue.
+
+   Victims are considered lowest priority first, then most recently started first (the least
+   work to lose). Every victim is chosen through a :class:`~minruntime.Session` built at the
+   pass's instant: :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
+   :meth:`~minruntime.Session.evictable_tasks` which tasks (all of a gang; for an elastic job as
+   many as needed without going below its minimum), and :meth:`~minruntime.Session.validate`
+   must accept the whole plan before anything is evicted. When the plan falls short, nothing is
+   evicted and the simulation wakes up again at :meth:`~minruntime.Session.next_expiry`.
+3. **grow**: GPUs still free go to running elastic jobs below their full size.
+
+An evicted job loses the work done since its last checkpoint (checkpoints every
+``checkpoint_interval`` seconds after each start; without one, everything since it last
+started) and a restart overhead, returns to pending, and gets a new start time when it is
+allocated again (:func:`~minruntime.stamp_start_time`). A partial eviction of an elastic job
+that keeps at least its minimum loses nothing: its remaining tasks carry its state.
+
+Invariants are checked as it runs, and a break raises :class:`SimulationError`.
+
+>>> from minruntime import Queue, QueueTree
+>>> from minruntime.sim import JobSpec, Settings, Workload, simulate
+>>> workload = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
+...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
+...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
+...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
+...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+>>> [(e.job, e.action, e.time, e.lost_gpu_seconds) for e in simulate(workload).evictions]
+[('a2', 'reclaim', 10, 10)]
+>>> protected = simulate(workload, Settings(reclaim_min_runtime="1m"))
+>>> [(e.job, e.action, e.time, e.lost_gpu_seconds) for e in protected.evictions]
+[('a1', 'reclaim', 60, 120)]
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Final, cast
+
+import attrs
+
+from minruntime.durations import MinRuntime
+from minruntime.jobs import DEFAULT_POD_SET, TaskStatus
+from minruntime.preemptibility import Preemptibility
+from minruntime.queues import QueueTree
+from minruntime.resolution import Action
+from minruntime.session import Session
+from minruntime.sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
+from minruntime.sim.model import JobSpec, Settings, SimulationError, Workload
+from minruntime.starttime import stamp_start_time
+
+__all__ = ["SimulationResult", "simulate"]
+
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_SECOND: Final = timedelta(seconds=1)
+_MICROSECOND: Final = timedelta(microseconds=1)
+_PENDING: Final = TaskStatus.PENDING
+_RUNNING: Final = TaskStatus.RUNNING
+_SUCCEEDED: Final = TaskStatus.SUCCEEDED
+_NON: Final = Preemptibility.NON_PREEMPTIBLE
+_SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_COMPLETE: Final = 0
+_WAKE: Final = 1
+_CHUNK: Final = 32
+"""Victims are handed to the Session this many at a time, so that a plan stops early."""
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class SimulationResult:
+    """What one run produced: its metrics, every eviction and every job's outcome."""
+
+    workload: str
+    settings: Settings
+    metrics: Metrics
+    evictions: tuple[EvictionRecord, ...]
+    jobs: tuple[JobOutcome, ...]
+
+
+class _Task:
+    __slots__ = ("id", "status")
+
+    def __init__(self, task_id: str) -> None:
+        self.id = task_id
+        self.status = _PENDING
+
+
+class _PodSet:
+    __slots__ = ("min_available", "name", "tasks")
+
+    def __init__(self, min_available: int, tasks: list[_Task]) -> None:
+        self.name = DEFAULT_POD_SET
+        self.min_available = min_available
+        self.tasks = tasks
+
+
+class _Job:
+    """A job's state; it is also the ``JobLike`` the Session reads."""
+
+    __slots__ = (
+        "active",
+        "done",
+        "epoch",
+        "evictions",
+        "finish",
+        "first_start",
+        "id",
+        "index",
+        "interval",
+        "lost",
+        "pending_since",
+        "pending_total",
+        "pod_sets",
+        "preemptibility",
+        "priority",
+        "queue",
+        "required",
+        "restart_lost",
+        "run_start",
+        "segments",
+        "settled",
+        "spec",
+        "start_time",
+        "tasks",
+    )
+
+    def __init__(self, spec: JobSpec, index: int, interval: int | None) -> None:
+        self.spec = spec
+        self.index = index
+        self.id = spec.id
+        self.queue = spec.queue
+        self.priority = spec.priority
+        self.preemptibility = spec.preemptibility
+        self.start_time: int | None = None
+        self.tasks = [_Task(f"{spec.id}/{i}") for i in range(spec.gpus)]
+        self.pod_sets = (_PodSet(spec.need, self.tasks),)
+        self.interval = spec.checkpoint_interval or interval
+        self.active = 0
+        self.done = 0
+        self.required = spec.work
+        self.settled = 0
+        self.run_start = 0
+        self.segments: list[tuple[int, int, int]] = []
+        self.epoch = 0
+        self.pending_since = spec.submit
+        self.pending_total = 0
+        self.first_start: int | None = None
+        self.finish: int | None = None
+        self.evictions = 0
+        self.lost = 0
+        self.restart_lost = 0
+
+    @property
+    def order(self) -> tuple[int, int, int]:
+        """Pending order inside a queue: higher priority, then earlier arrival."""
+        return (-self.priority, self.spec.submit, self.index)
+
+    def progress_at(self, moment: int) -> int:
+        """Work done at ``moment`` (GPU-seconds), within the current run."""
+        for time, done, active in reversed(self.segments):
+            if time <= moment:
+                return done + (moment - time) * active
+        raise SimulationError(f"job {self.id!r}: no progress known at {moment}")  # pragma: no cover
+
+
+class _Queue:
+    __slots__ = (
+        "alloc",
+        "blocked",
+        "deserved",
+        "memo",
+        "name",
+        "pending",
+        "pending_count",
+        "running",
+        "running_gpus",
+        "waiting",
+    )
+
+    def __init__(self, name: str, deserved: int) -> None:
+        self.name = name
+        self.deserved = deserved
+        self.alloc = 0
+        self.pending: dict[int, list[tuple[int, int, int, _Job]]] = {}
+        self.pending_count = 0
+        self.running: dict[int, dict[str, _Job]] = {}
+        self.running_gpus: dict[int, int] = {}
+        self.memo: dict[Action, tuple[tuple[str, int, int], int | None, bool]] = {}
+        self.blocked = False
+        self.waiting = 0
+
+    def share_key(self) -> tuple[int, float, str]:
+        """Queues furthest below their deserved share first; queues deserving nothing last."""
+        if self.deserved:
+            return (0, self.alloc / self.deserved, self.name)
+        return (1, float(self.alloc), self.name)
+
+    def push(self, job: _Job) -> None:
+        heapq.heappush(self.pending.setdefault(job.spec.need, []), (*job.order, job))
+        self.pending_count += 1
+
+    def best_fit(self, room: float) -> _Job | None:
+        """The first pending job in order whose need fits in ``room`` GPUs."""
+        best: tuple[int, int, int, _Job] | None = None
+        for need, heap in self.pending.items():
+            if need <= room and heap and (best is None or heap[0] < best):
+                best = heap[0]
+        return None if best is None else best[3]
+
+    def pop(self, job: _Job) -> None:
+        heap = self.pending[job.spec.need]
+        if heap[0][3] is not job:  # pragma: no cover - the caller always pops the best
+            raise SimulationError(f"job {job.id!r} is not at the head of its pending list")
+        heapq.heappop(heap)
+        self.pending_count -= 1
+
+    def add_running(self, job: _Job) -> None:
+        self.running.setdefault(job.priority, {})[job.id] = job
+
+    def remove_running(self, job: _Job) -> None:
+        del self.running[job.priority][job.id]
+
+    def victims(self, below_priority: float) -> tuple[list[_Job], int]:
+        """Running jobs below a priority, lowest priority then youngest first, and their GPUs."""
+        members: list[_Job] = []
+        gpus = 0
+        for priority in sorted(self.running):
+            if priority >= below_priority:
+                break
+            jobs = self.running[priority]
+            members.extend(reversed(jobs.values()))
+            gpus += self.running_gpus.get(priority, 0)
+        return members, gpus
+
+
+def _seconds(moment: datetime) -> int:
+    """Whole seconds at or after an instant."""
+    micros = (moment - _EPOCH) // _MICROSECOND
+    return -(-micros // 1_000_000)
+
+
+def _chunks(items: Sequence[_Job]) -> Iterator[Sequence[_Job]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+class _Simulation:
+    def __init__(self, workload: Workload, settings: Settings, tree: QueueTree) -> None:
+        self.workload = workload
+        self.settings = settings
+        self.total = workload.total_gpus
+        self.free = workload.total_gpus
+        self.used = 0
+        self.version = 0
+        self.base = Session(
+            tree,
+            settings.config(),
+            0,
+            legacy_priority_threshold=settings.legacy_priority_threshold,
+        )
+        self.queues = {
+            name: _Queue(name, share) for name, share in sorted(workload.deserved.items())
+        }
+        self.queue_list = list(self.queues.values())
+        self.jobs = [
+            _Job(spec, index, settings.checkpoint_interval)
+            for index, spec in enumerate(workload.jobs)
+        ]
+        self.events: list[tuple[int, int, int, _Job | None, int]] = []
+        self.sequence = 0
+        self.wakeups: set[int] = set()
+        self.shrunk: dict[str, _Job] = {}
+        self.records: list[EvictionRecord] = []
+        self.busy = 0
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def _push(self, time: int, kind: int, job: _Job | None, epoch: int) -> None:
+        self.sequence += 1
+        heapq.heappush(self.events, (time, kind, self.sequence, job, epoch))
+
+    def _wake_at(self, time: int) -> None:
+        if time not in self.wakeups:
+            self.wakeups.add(time)
+            self._push(time, _WAKE, None, 0)
+
+    def run(self) -> SimulationResult:
+        arrivals = sorted(
+            (job for job in self.jobs if job.spec.need <= self.total),
+            key=lambda job: (job.spec.submit, job.index),
+        )
+        unschedulable = len(self.jobs) - len(arrivals)
+        events = self.events
+        count = len(arrivals)
+        i = 0
+        last = arrivals[0].spec.submit if arrivals else 0
+        origin = last
+        while True:
+            if i < count:
+                now = arrivals[i].spec.submit
+                if events and events[0][0] < now:
+                    now = events[0][0]
+            elif events:
+                now = events[0][0]
+            else:
+                break
+            self._integrate(now - last)
+            last = now
+            while events and events[0][0] == now:
+                _, kind, _, job, epoch = heapq.heappop(events)
+                if kind == _WAKE:
+                    self.wakeups.discard(now)
+                elif job is not None and job.epoch == epoch and job.active:
+                    self._complete(job, now)
+            while i < count and arrivals[i].spec.submit == now:
+                job = arrivals[i]
+                self.queues[job.queue].push(job)
+                i += 1
+            self._pass(now)
+        for job in arrivals:
+            if job.finish is None:  # pragma: no cover - a bug, not an outcome
+                raise SimulationError(f"job {job.id!r} never finished")
+        return self._result(origin, last, unschedulable)
+
+    def _integrate(self, elapsed: int) -> None:
+        if elapsed <= 0:
+            return
+        self.busy += self.used * elapsed
+        for queue in self.queue_list:
+            if queue.blocked and queue.alloc < queue.deserved:
+                queue.waiting += (queue.deserved - queue.alloc) * elapsed
+
+    # -- one pass -------------------------------------------------------------------------------
+
+    def _pass(self, now: int) -> None:
+        self._allocate(now)
+        self._evict_phase(now)
+        self._grow(now)
+        allocated = sum(q.alloc for q in self.queue_list)
+        if self.free < 0 or self.free + allocated != self.total:
+            raise SimulationError(
+                f"at {now}: {self.free} free GPUs and {allocated} allocated do not add up to "
+                f"{self.total}"
+            )
+        for queue in self.queue_list:
+            for need, heap in queue.pending.items():
+                if heap and need <= self.free:  # pragma: no cover - a bug, not an outcome
+                    raise SimulationError(
+                        f"at {now}: job {heap[0][3].id!r} needs {need} GPUs and {self.free} "
+                        "are free, yet it is still pending"
+                    )
+
+    def _pending_queues(self) -> list[_Queue]:
+        return sorted((q for q in self.queue_list if q.pending_count), key=_Queue.share_key)
+
+    def _allocate(self, now: int) -> None:
+        while self.free > 0:
+            for queue in self._pending_queues():
+                job = queue.best_fit(self.free)
+                if job is not None:
+                    queue.pop(job)
+                    self._start(job, now, min(job.spec.gpus, self.free))
+                    break
+            else:
+                return
+
+    def _evict_phase(self, now: int) -> None:
+        for queue in self.queue_list:
+            queue.blocked = False
+        tried: set[tuple[str, Action]] = set()
+        progressed = True
+        while progressed:
+            progressed = False
+            for queue in self._pending_queues():
+                for action in (Action.RECLAIM, Action.PREEMPT):
+                    if (queue.name, action) in tried:
+                        continue
+                    tried.add((queue.name, action))
+                    if action is Action.RECLAIM:
+                        job = queue.best_fit(queue.deserved - queue.alloc)
+                    else:
+                        job = queue.best_fit(math.inf)
+                    if job is None:
+                        continue
+                    if self._attempt(action, queue, job, now):
+                        tried.discard((queue.name, Action.RECLAIM))
+                        tried.discard((queue.name, Action.PREEMPT))
+                        self._allocate(now)
+                        progressed = True
+                        break
+                if progressed:
+                    break
+
+    def _grow(self, now: int) -> None:
+        if self.free <= 0 or not self.shrunk:
+            return
+        queues = self.queues
+        order = sorted(
+            self.shrunk.values(),
+            key=lambda job: (queues[job.queue].share_key(), job.order),
+        )
+        for job in order:
+            if self.free <= 0:
+                break
+            self._start(job, now, min(job.spec.gpus - job.active, self.free))
+
+    # -- victims --------------------------------------------------------------------------------
+
+    def _groups(self, action: Action, queue: _Queue, job: _Job) -> list[tuple[int, list[_Job]]]:
+        """Candidate victims in the order they are considered, grouped with how much each group
+        may give (a victim queue's excess over its share, for reclaim)."""
+        if action is Action.PREEMPT:
+            members, gpus = queue.victims(job.priority)
+            return [(gpus, members)] if members else []
+        over = [
+            other
+            for other in self.queue_list
+            if other is not queue and other.alloc > other.deserved
+        ]
+        over.sort(key=lambda other: (_neg(other.share_key()), other.name))
+        groups = []
+        for other in over:
+            members, _ = other.victims(math.inf)
+            groups.append((other.alloc - other.deserved, members))
+        return groups
+
+    def _attempt(self, action: Action, queue: _Queue, job: _Job, now: int) -> bool:
+        need = job.spec.need - self.free
+        key = (job.id, self.free, self.version)
+        memo = queue.memo.get(action)
+        if memo is not None and memo[0] == key and (memo[1] is None or now < memo[1]):
+            if action is Action.RECLAIM:
+                queue.blocked = memo[2]
+            return False
+        groups = self._groups(action, queue, job)
+        if sum(cap for cap, _ in groups) < need:
+            queue.memo[action] = (key, None, False)
+            return False
+        session = self.base.at(now)
+        plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
+        freed = 0
+        for cap, members in groups:
+            left = cap
+            for chunk in _chunks(members):
+                for victim in session.eligible_victims(action, job, chunk):
+                    evictable = cast(
+                        "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
+                    )
+                    take = self._take(session, victim, evictable, need - freed, left)
+                    if take:
+                        plan.append((victim, evictable[:take], evictable))
+                        freed += take
+                        left -= take
+                        if freed >= need or left <= 0:
+                            break
+                if freed >= need or left <= 0:
+                    break
+            if freed >= need:
+                break
+        if freed >= need:
+            self._commit(session, action, job, plan, now)
+            if action is Action.RECLAIM:
+                queue.blocked = False
+            return True
+        everyone = [victim for _, members in groups for victim in members]
+        retry = session.next_expiry(action, job, everyone)
+        retry_at = None if retry is None else _seconds(retry)
+        if retry_at is not None:
+            self._wake_at(retry_at)
+        blocked = action is Action.RECLAIM and self._blocked_by_protection(
+            session, action, job, groups
+        )
+        if action is Action.RECLAIM:
+            queue.blocked = blocked
+        queue.memo[action] = (key, retry_at, blocked)
+        return False
+
+    @staticmethod
+    def _take(
+        session: Session, victim: _Job, evictable: tuple[_Task, ...], wanted: int, left: int
+    ) -> int:
+        """How many of a victim's evictable tasks to take (0: skip it)."""
+        if not evictable:
+            return 0
+        facts = session.facts(victim)
+        if not facts.elastic and facts.preemptibility is not _SEMI:
+            take = len(evictable)  # a gang goes whole
+        else:
+            take = min(len(evictable), wanted, left)
+            if victim.active - take < victim.spec.need:
+                take = victim.active  # below its minimum it cannot run: the whole job goes
+        if take > left or take > len(evictable):
+            return 0
+        return take
+
+    def _blocked_by_protection(
+        self, session: Session, action: Action, job: _Job, groups: list[tuple[int, list[_Job]]]
+    ) -> bool:
+        """Whether the plan would have covered the need had min-runtime protected nobody."""
+        available = self.free
+        protected_any = False
+        for cap, members in groups:
+            got = 0
+            for victim in members:
+                evictable = len(session.evictable_tasks(action, job, victim))
+                extra = 0
+                if session.is_protected(action, job, victim):
+                    facts = session.facts(victim)
+                    if facts.preemptibility is _SEMI:
+                        extra = len(facts.surplus_tasks()) - evictable
+                    elif facts.preemptibility is not _NON:
+                        extra = facts.active_count - evictable
+                if extra > 0:
+                    protected_any = True
+                got += evictable + extra
+                if got >= cap:
+                    break
+            available += min(got, cap)
+        return protected_any and available >= job.spec.need
+
+    def _commit(
+        self,
+        session: Session,
+        action: Action,
+        job: _Job,
+        plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]],
+        now: int,
+    ) -> None:
+        result = session.validate(action, job, [(victim, chosen) for victim, chosen, _ in plan])
+        if not result:
+            raise SimulationError(f"at {now}: eviction plan rejected: {result}")
+        for victim, chosen, evictable in plan:
+            allowed = {id(task) for task in evictable}
+            if any(id(task) not in allowed for task in chosen):
+                raise SimulationError(  # pragma: no cover - slicing cannot produce this
+                    f"at {now}: task of {victim.id!r} evicted outside Session.evictable_tasks"
+                )
+            if len(chosen) == victim.active and session.is_protected(action, job, victim):
+                raise SimulationError(  # pragma: no cover - validate refuses this first
+                    f"at {now}: {victim.id!r} is protected from {job.id!r} by min-runtime "
+                    f"{session.min_runtime(action, job, victim)}, yet would be evicted whole"
+                )
+            mine = {id(task) for task in victim.tasks}
+            if any(id(task) not in mine or task.status is not _RUNNING for task in chosen):
+                raise SimulationError(  # pragma: no cover
+                    f"at {now}: a task evicted from {victim.id!r} is not a running task of it"
+                )
+        for victim, chosen, _ in plan:
+            min_runtime = session.min_runtime(action, job, victim)
+            effective = session.facts(victim).preemptibility
+            self._evict(victim, chosen, now, action, job, min_runtime, effective)
+        queue = self.queues[job.queue]
+        queue.pop(job)
+        if job.spec.need > self.free:
+            raise SimulationError(
+                f"at {now}: job {job.id!r} needs {job.spec.need} GPUs, only {self.free} freed"
+            )
+        self._start(job, now, min(job.spec.gpus, self.free))
+
+    # -- job state changes ----------------------------------------------------------------------
+
+    def _settle(self, job: _Job, now: int) -> None:
+        job.done += (now - job.settled) * job.active
+        job.settled = now
+
+    def _schedule_completion(self, job: _Job) -> None:
+        job.epoch += 1
+        remaining = job.required - job.done
+        self._push(job.settled + max(0, -(-remaining // job.active)), _COMPLETE, job, job.epoch)
+
+    def _start(self, job: _Job, now: int, count: int) -> None:
+        if count < 1 or count > self.free:
+            raise SimulationError(
+                f"at {now}: starting {count} tasks of {job.id!r} with {self.free} GPUs free"
+            )
+        stamp = stamp_start_time(job, now=now, pipelined=False)
+        queue = self.queues[job.queue]
+        started = 0
+        for task in job.tasks:
+            if task.status is _PENDING:
+                task.status = _RUNNING
+                started += 1
+                if started == count:
+                    break
+        if job.active == 0:
+            job.start_time = None if stamp is None else _seconds(stamp)
+            job.run_start = now
+            job.settled = now
+            job.segments = [(now, job.done, count)]
+            job.pending_total += now - job.pending_since
+            if job.first_start is None:
+                job.first_start = now
+            queue.add_running(job)
+        else:
+            if stamp is None or _seconds(stamp) != job.start_time:  # pragma: no cover
+                raise SimulationError(f"at {now}: scaling {job.id!r} up changed its start time")
+            self._settle(job, now)
+            job.segments.append((now, job.done, job.active + count))
+        job.active += count
+        queue.alloc += count
+        queue.running_gpus[job.priority] = queue.running_gpus.get(job.priority, 0) + count
+        self.free -= count
+        self.used += count
+        self.version += 1
+        if job.active < job.spec.gpus:
+            self.shrunk[job.id] = job
+        else:
+            self.shrunk.pop(job.id, None)
+        self._schedule_completion(job)
+
+    def _release(self, job: _Job, count: int) -> None:
+        queue = self.queues[job.queue]
+        job.active -= count
+        queue.alloc -= count
+        queue.running_gpus[job.priority] -= count
+        self.free += count
+        self.used -= count
+        self.version += 1
+
+    def _complete(self, job: _Job, now: int) -> None:
+        self._settle(job, now)
+        if job.done < job.required:  # pragma: no cover - a bug, not an outcome
+            raise SimulationError(f"at {now}: job {job.id!r} completed with work left")
+        for task in job.tasks:
+            task.status = _SUCCEEDED
+        self._release(job, job.active)
+        self.queues[job.queue].remove_running(job)
+        self.shrunk.pop(job.id, None)
+        job.finish = now
+
+    def _evict(
+        self,
+        job: _Job,
+        chosen: tuple[_Task, ...],
+        now: int,
+        action: Action,
+        preemptor: _Job,
+        min_runtime: MinRuntime,
+        preemptibility: Preemptibility,
+    ) -> None:
+        self._settle(job, now)
+        before = job.active
+        since_start = job.done - job.segments[0][1]
+        for task in chosen:
+            task.status = _PENDING
+        self._release(job, len(chosen))
+        lost = restart = 0
+        if job.active == 0:
+            if job.interval:
+                checkpoint = job.run_start + (now - job.run_start) // job.interval * job.interval
+                saved = job.progress_at(checkpoint)
+            else:
+                saved = job.segments[0][1]
+            lost = job.done - saved
+            restart = self.settings.restart_overhead * before
+            job.done = saved
+            job.required += restart
+            job.epoch += 1  # its completion event is void
+            queue = self.queues[job.queue]
+            queue.remove_running(job)
+            self.shrunk.pop(job.id, None)
+            job.pending_since = now
+            queue.push(job)
+        else:
+            job.segments.append((now, job.done, job.active))
+            self.shrunk[job.id] = job
+            self._schedule_completion(job)
+        job.evictions += 1
+        job.lost += lost + restart
+        job.restart_lost += restart
+        start = job.start_time if job.start_time is not None else now
+        self.records.append(
+            EvictionRecord(
+                time=now,
+                job=job.id,
+                queue=job.queue,
+                action=str(action),
+                preemptor=preemptor.id,
+                preemptor_queue=preemptor.queue,
+                tasks=len(chosen),
+                active_before=before,
+                min_available=job.spec.need,
+                preemptibility=str(preemptibility),
+                start_time=start,
+                min_runtime=str(min_runtime),
+                work_since_start=since_start,
+                lost_gpu_seconds=lost + restart,
+                restart_gpu_seconds=restart,
+            )
+        )
+
+    # -- result ---------------------------------------------------------------------------------
+
+    def _result(self, origin: int, end: int, unschedulable: int) -> SimulationResult:
+        outcomes = tuple(
+            JobOutcome(
+                id=job.id,
+                queue=job.queue,
+                gpus=job.spec.gpus,
+                submit=job.spec.submit,
+                first_start=job.first_start,
+                finish=job.finish,
+                pending_time=job.pending_total,
+                evictions=job.evictions,
+                lost_gpu_seconds=job.lost,
+                restart_gpu_seconds=job.restart_lost,
+            )
+            for job in self.jobs
+        )
+        totals = tuple(
+            QueueTotals(name=queue.name, deserved=queue.deserved, waiting_gpu_seconds=queue.waiting)
+            for queue in self.queue_list
+        )
+        metrics = compute_metrics(
+            outcomes,
+            self.records,
+            totals,
+            total_gpus=self.total,
+            busy_gpu_seconds=self.busy,
+            start=origin,
+            end=end,
+            unschedulable=unschedulable,
+        )
+        return SimulationResult(
+            workload=self.workload.name,
+            settings=self.settings,
+            metrics=metrics,
+            evictions=tuple(self.records),
+            jobs=outcomes,
+        )
+
+
+def _neg(key: tuple[int, float, str]) -> tuple[int, float]:
+    return (-key[0], -key[1])
+
+
+def simulate(
+    workload: Workload, settings: Settings | None = None, *, tree: QueueTree | None = None
+) -> SimulationResult:
+    """Run a workload to completion under the given settings.
+
+    Args:
+        workload: the cluster, its queues and the jobs.
+        settings: the min-runtime defaults, checkpoints and restart overhead (default: none).
+        tree: a queue tree to use instead of the workload's (for queue-level settings); it must
+            hold the workload's queues.
+
+    Returns:
+        The metrics, every eviction and every job's outcome. Jobs that need more GPUs than the
+        cluster has never run; the metrics count them as unschedulable.
+
+    Raises:
+        SimulationError: if an invariant breaks (capacity, eviction outside the evictable
+            tasks, an eviction plan the Session does not validate).
+    """
+    settings = settings if settings is not None else Settings()
+    return _Simulation(workload, settings, tree if tree is not None else workload.tree).run()

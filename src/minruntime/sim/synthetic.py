@@ -1,0 +1,99 @@
+"""Seeded synthetic workloads, for tests and quick experiments.
+
+The same arguments always give the same workload: the only randomness is a
+:class:`random.Random` seeded with ``seed``.
+
+>>> workload = synthetic_workload(seed=7, jobs=5, queues=3, total_gpus=12)
+>>> [job.id for job in workload.jobs]
+['s7-0000', 's7-0001', 's7-0002', 's7-0003', 's7-0004']
+>>> sorted(workload.deserved.items())
+[('q0', 4), ('q1', 4), ('q2', 4)]
+>>> workload.jobs == synthetic_workload(seed=7, jobs=5, queues=3, total_gpus=12).jobs
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from minruntime.preemptibility import Preemptibility
+from minruntime.queues import Queue, QueueTree
+from minruntime.sim.model import JobSpec, Workload, scale_shares
+
+__all__ = ["synthetic_workload"]
+
+
+def synthetic_workload(
+    *,
+    seed: int,
+    jobs: int = 50,
+    queues: int = 2,
+    total_gpus: int = 16,
+    max_gpus: int = 4,
+    mean_run_time: int = 1800,
+    mean_gap: int = 120,
+    elastic: float = 0.2,
+    semi_preemptible: float = 0.1,
+    non_preemptible: float = 0.1,
+    checkpoints: float = 0.2,
+) -> Workload:
+    """A random workload: ``queues`` leaf queues ``q0``, ``q1``... under a root, equal shares.
+
+    Args:
+        seed: the random seed.
+        jobs: how many jobs.
+        queues: how many leaf queues (at least 1).
+        total_gpus: the cluster's GPUs.
+        max_gpus: the largest job (1, 2, 4 ... up to this, smaller ones more often).
+        mean_run_time: mean run time in seconds (exponential, at least 60 s).
+        mean_gap: mean time between submissions in seconds (exponential).
+        elastic: the fraction of multi-GPU jobs that are elastic (preemptible, with a minimum
+            below their size).
+        semi_preemptible: the fraction of multi-GPU jobs that are semi-preemptible (a core of
+            half their tasks).
+        non_preemptible: the fraction of jobs with priority 125 (non-preemptible by the legacy
+            rule); the others have priority 50 or 75 with no explicit preemptibility.
+        checkpoints: the fraction of jobs that checkpoint (every 10 or 30 minutes).
+    """
+    rng = random.Random(seed)
+    names = [f"q{i}" for i in range(max(1, queues))]
+    tree = QueueTree([Queue("root"), *(Queue(name, "root") for name in names)])
+    sizes = [size for size in (1, 2, 4, 8, 16, 32) if size <= max(1, max_gpus)]
+    weights = [2.0**-i for i in range(len(sizes))]
+    specs = []
+    submit = 0
+    for i in range(jobs):
+        submit += int(rng.expovariate(1 / mean_gap)) if mean_gap > 0 else 0
+        gpus = rng.choices(sizes, weights)[0]
+        priority = 125 if rng.random() < non_preemptible else rng.choice((50, 75))
+        preemptibility: Preemptibility | None = None
+        min_available: int | None = None
+        kind = rng.random()
+        if gpus > 1 and priority < 125:
+            if kind < elastic:
+                preemptibility = Preemptibility.PREEMPTIBLE
+                min_available = rng.randint(1, gpus - 1)
+            elif kind < elastic + semi_preemptible:
+                preemptibility = Preemptibility.SEMI_PREEMPTIBLE
+                min_available = gpus // 2
+        interval = rng.choice((600, 1800)) if rng.random() < checkpoints else None
+        specs.append(
+            JobSpec(
+                id=f"s{seed}-{i:04d}",
+                queue=rng.choice(names),
+                submit=submit,
+                run_time=60 + int(rng.expovariate(1 / max(1, mean_run_time - 60))),
+                gpus=gpus,
+                priority=priority,
+                preemptibility=preemptibility,
+                min_available=min_available,
+                checkpoint_interval=interval,
+            )
+        )
+    return Workload(
+        name=f"synthetic(seed={seed}, jobs={jobs})",
+        jobs=specs,
+        tree=tree,
+        deserved=scale_shares(dict.fromkeys(names, 1), total_gpus),
+        total_gpus=total_gpus,
+    )

@@ -1,0 +1,359 @@
+"""``minruntime simulate`` (``minruntime.sim.cli.main``) and the sweep behind it.
+
+The hand-computed workload of ``tests/test_sim.py`` (queues a and b, jobs a1, a2, b1), written
+as a CSV trace, gives the exact figures of the table below: see that file for the arithmetic.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from minruntime import MinRuntime, Queue, QueueTree
+from minruntime.sim import JobSpec, Workload
+from minruntime.sim.cli import main
+from minruntime.sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
+from minruntime.sim.traces import write_csv
+
+HAND = Workload(
+    name="hand",
+    tree=QueueTree([Queue("a"), Queue("b")]),
+    deserved={"a": 2, "b": 2},
+    total_gpus=4,
+    jobs=[
+        JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
+        JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
+        JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2),
+    ],
+)
+
+HAND_TABLE = """\
+hand: 3 jobs, 4 GPUs, 2 queues
+
+reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
+0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
+1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
+never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
+"""
+
+HAND_CSV = """\
+reclaim,preempt,checkpoint,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+0s,0s,none,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
+1m,0s,none,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
+never,0s,none,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    status: int
+    out: str
+    err: str
+
+
+def run(args: list[str]) -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(args, stdout=out, stderr=err)
+    return Run(status, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def hand_trace(tmp_path: Path) -> Path:
+    jobs_file, _ = write_csv(HAND, tmp_path / "hand.csv")
+    return jobs_file
+
+
+def test_simulate_prints_the_comparison_table_and_writes_csv_and_json(
+    hand_trace: Path, tmp_path: Path
+) -> None:
+    json_path, csv_path = tmp_path / "out.json", tmp_path / "out.csv"
+
+    result = run(
+        [
+            str(hand_trace),
+            "--reclaim-min-runtime",
+            "0",
+            "1m",
+            "never",
+            "--json",
+            str(json_path),
+            "--csv",
+            str(csv_path),
+        ]
+    )
+
+    assert result.status == 0, result.err
+    assert result.out == HAND_TABLE + f"wrote {json_path}\nwrote {csv_path}\n"
+    assert csv_path.read_text(encoding="utf-8") == HAND_CSV
+    document = json.loads(json_path.read_text(encoding="utf-8"))
+    assert document["workload"] == {
+        "name": "hand",
+        "jobs": 3,
+        "total_gpus": 4,
+        "deserved": {"a": 2, "b": 2},
+        "notes": [],
+    }
+    runs = document["runs"]
+    assert [r["settings"]["reclaim_min_runtime"] for r in runs] == ["0s", "1m", "never"]
+    assert [r["metrics"]["lost_gpu_seconds"] for r in runs] == [10, 120, 0]
+    assert [r["metrics"]["reclaim_waiting_gpu_seconds"] for r in runs] == [0, 100, 180]
+    assert runs[1]["metrics"]["per_queue"][1]["queueing_delay"] == {
+        "count": 1,
+        "mean": 50.0,
+        "p50": 50,
+        "p95": 50,
+        "max": 50,
+    }
+
+
+def test_every_combination_runs_reclaim_outermost(hand_trace: Path, tmp_path: Path) -> None:
+    csv_path = tmp_path / "grid.csv"
+
+    result = run(
+        [
+            str(hand_trace),
+            "--reclaim-min-runtime",
+            "0",
+            "1m",
+            "--preempt-min-runtime",
+            "0",
+            "5m",
+            "--checkpoint-interval",
+            "none",
+            "50s",
+            "--restart-overhead",
+            "10s",
+            "--resolve-method",
+            "queue",
+            "--csv",
+            str(csv_path),
+        ]
+    )
+
+    assert result.status == 0, result.err
+    rows = [line.split(",")[:3] for line in csv_path.read_text(encoding="utf-8").splitlines()[1:]]
+    assert rows == [[r, p, c] for r in ("0s", "1m") for p in ("0s", "5m") for c in ("none", "50s")]
+    lost = [line.split(",")[7] for line in csv_path.read_text(encoding="utf-8").splitlines()[1:]]
+    # 0s: a2 loses 10 + 20 restart = 30; 1m: a1 loses 120 (no checkpoint) or 20 (checkpoint at
+    # 50 s), plus 20 restart: 140 or 40 GPU-seconds
+    assert lost == ["0.008"] * 4 + ["0.039", "0.011", "0.039", "0.011"]
+
+
+def test_parallel_runs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
+    """Law: the report does not depend on how many processes ran it."""
+    outputs = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"jobs{jobs}.json"
+        result = run(
+            [
+                "synthetic",
+                "--limit",
+                "40",
+                "--seed",
+                "3",
+                "--reclaim-min-runtime",
+                "0",
+                "1h",
+                "--jobs",
+                jobs,
+                "--json",
+                str(path),
+            ]
+        )
+        assert result.status == 0, result.err
+        outputs.append((result.out.replace(str(path), "PATH"), path.read_bytes()))
+
+    assert outputs[0] == outputs[1]
+    document = json.loads(outputs[0][1])
+    assert document["workload"]["name"] == "synthetic(seed=3, jobs=40)"
+    assert len(document["runs"]) == 2
+
+
+def test_run_sweep_in_processes_equals_in_process() -> None:
+    source = TraceSource("synthetic", limit=30, seed=8)
+    grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("30m")], checkpoints=[None, 600])
+
+    assert run_sweep(source, grid, jobs=2) == run_sweep(source, grid, jobs=1)
+
+
+def test_the_cluster_can_be_resized_and_the_trace_cut(hand_trace: Path) -> None:
+    result = run([str(hand_trace), "--gpus", "2", "--limit", "2"])
+
+    assert result.status == 0, result.err
+    assert result.out.splitlines()[:2] == [
+        "hand: 2 jobs, 2 GPUs, 2 queues",
+        "  note: cluster resized to 2 GPUs, shares scaled",
+    ]
+
+
+def test_plot_draws_lost_work_against_reclaim_waiting(
+    hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[str, object]] = []
+
+    class Axes:
+        def scatter(self, xs: list[float], ys: list[float]) -> None:
+            calls.append(("scatter", (xs, ys)))
+
+        def annotate(self, text: str, *args: object, **kwargs: object) -> None:
+            calls.append(("annotate", text))
+
+        def set_xlabel(self, text: str) -> None:
+            calls.append(("xlabel", text))
+
+        def set_ylabel(self, text: str) -> None:
+            calls.append(("ylabel", text))
+
+        def set_title(self, text: str) -> None:
+            calls.append(("title", text))
+
+    class Figure:
+        def tight_layout(self) -> None:
+            pass
+
+        def savefig(self, path: str) -> None:
+            calls.append(("savefig", path))
+
+    matplotlib = types.ModuleType("matplotlib")
+    matplotlib.use = lambda backend: calls.append(("use", backend))  # type: ignore[attr-defined]
+    pyplot = types.ModuleType("matplotlib.pyplot")
+    pyplot.subplots = lambda **kwargs: (Figure(), Axes())  # type: ignore[attr-defined]
+    pyplot.close = lambda figure: calls.append(("close", type(figure).__name__))  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "matplotlib", matplotlib)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
+    plot_path = tmp_path / "plot.png"
+
+    result = run(
+        [
+            str(hand_trace),
+            "--reclaim-min-runtime",
+            "0",
+            "1m",
+            "--preempt-min-runtime",
+            "5m",
+            "--checkpoint-interval",
+            "50s",
+            "--plot",
+            str(plot_path),
+        ]
+    )
+
+    assert result.status == 0, result.err
+    assert result.out.endswith(f"wrote {plot_path}\n")
+    assert calls == [
+        ("use", "Agg"),
+        ("scatter", ([0.0, 100 / 3600], [10 / 3600, 20 / 3600])),
+        ("annotate", "reclaim 0s, preempt 5m, ckpt 50s"),
+        ("annotate", "reclaim 1m, preempt 5m, ckpt 50s"),
+        ("xlabel", "reclaim waiting caused by protection (GPU-hours)"),
+        ("ylabel", "lost work (GPU-hours)"),
+        ("title", "hand, 4 GPUs"),
+        ("savefig", str(plot_path)),
+        ("close", "Figure"),
+    ]
+
+
+def test_plot_without_matplotlib_fails_after_writing_the_rest(
+    hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    csv_path = tmp_path / "out.csv"
+
+    result = run([str(hand_trace), "--csv", str(csv_path), "--plot", str(tmp_path / "p.png")])
+
+    assert result.status == 1
+    assert result.err == (
+        "minruntime simulate: error: --plot needs matplotlib, which is not installed: "
+        "pip install matplotlib\n"
+    )
+    assert csv_path.is_file()
+    assert not (tmp_path / "p.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["synthetic", "--reclaim-min-runtime", "5"],
+            "argument --reclaim-min-runtime: invalid duration '5' in the command line: "
+            "a bare number needs a unit",
+        ),
+        (
+            ["synthetic", "--checkpoint-interval", "0s"],
+            "argument --checkpoint-interval: invalid checkpoint interval '0s': use a positive "
+            "duration, or 'none'",
+        ),
+        (
+            ["synthetic", "--checkpoint-interval", "never"],
+            "argument --checkpoint-interval: invalid duration 'never' in --checkpoint-interval",
+        ),
+        (
+            ["synthetic", "--restart-overhead", "soon"],
+            "argument --restart-overhead: invalid duration 'soon' in --restart-overhead",
+        ),
+        (["synthetic", "--limit", "0"], "argument --limit: expected a whole number >= 1, got '0'"),
+        ([], "the following arguments are required: trace"),
+    ],
+)
+def test_usage_errors_name_the_argument_and_value(args: list[str], message: str) -> None:
+    result = run(args)
+
+    assert result.status == 2
+    assert result.err.startswith(f"minruntime simulate: error: {message}")
+    assert result.out == ""
+
+
+def test_an_unreadable_trace_is_a_usage_error() -> None:
+    result = run(["helios"])
+
+    assert (result.status, result.out) == (2, "")
+    assert result.err == (
+        "minruntime simulate: error: unknown trace 'helios' "
+        "(expected philly, alibaba, synthetic, or a CSV file's path)\n"
+    )
+
+
+def test_help_prints_usage_and_succeeds() -> None:
+    result = run(["--help"])
+
+    assert result.status == 0
+    assert result.out.startswith("usage: minruntime simulate [-h]")
+    assert "--reclaim-min-runtime MR [MR ...]" in result.out
+
+
+def test_format_table_and_csv_of_no_runs_are_headers_only() -> None:
+    assert format_table([]).startswith("reclaim  preempt  checkpoint  evictions")
+    assert to_csv([]).count("\n") == 1
+
+
+def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
+    """One GPU, two jobs of 200,000 s submitted together: the second waits 200,000 s (2d07h);
+    mean queueing 100,000 s (1d03h), mean completion 300,000 s (3d11h)."""
+    path = tmp_path / "long.csv"
+    path.write_text(
+        "id,queue,submit,run_time,gpus\nj1,a,0,200000,1\nj2,a,0,200000,1\n", encoding="utf-8"
+    )
+
+    result = run([str(path), "--gpus", "1"])
+
+    assert result.status == 0, result.err
+    assert result.out.splitlines()[-1].split() == [
+        "0s",
+        "0s",
+        "none",
+        "0",
+        "0/0",
+        "0",
+        "0.0",
+        "1d03h",
+        "2d07h",
+        "0.0",
+        "3d11h",
+        "100.0%",
+    ]
