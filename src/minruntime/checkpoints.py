@@ -127,10 +127,15 @@ def grace_until_ns(
 ) -> int | None:
     """The next checkpoint, when it falls within ``(now, now + grace]``; else ``None``.
 
-    Never without a checkpoint interval or a start time, and never with a zero grace.
+    Never without a checkpoint interval or a start time, and never with a zero grace. Nor when
+    the interval is no longer than the grace: such a job's next checkpoint is always within the
+    grace, so the grace would protect it for good, while its unsaved work never exceeds one
+    interval anyway. The grace therefore holds a preemptor back at most ``grace`` in every
+    interval, and the job is evictable for ``interval - grace`` of it (just after a checkpoint
+    first).
     """
     interval = inputs.interval_ns
-    if not grace or interval is None or start_ns is None:
+    if not grace or interval is None or start_ns is None or interval <= grace._ns:
         return None
     base = start_ns if inputs.checkpoint_ns is None else max(start_ns, inputs.checkpoint_ns)
     following = base + interval
@@ -175,9 +180,30 @@ def protection(
 
     ``mr_ns`` is the resolved MR (``-1`` for never, which the caller handles first). The
     effective MR protects first; then a spent eviction budget; then the checkpoint grace (only
-    for a victim its MR does not protect). When several protect, the one that ends last
-    is named and its end returned.
+    for a victim its MR does not protect). ``kind`` names what protects it now (of the MR and
+    the budget, the one that lasts longer). ``until`` is when it is free: when one protection
+    ends just as another begins (the MR ends with a checkpoint due within the grace), the end of
+    the last, so that a scheduler retrying then finds the victim free.
     """
+    kind, until = _protection_at(mr_ns, start_ns, inputs, settings, now_ns)
+    if until is not None:
+        for _ in range(8):  # each link ends at a later instant; a few links at most in practice
+            if until >= FOREVER_NS:
+                break
+            _, later = _protection_at(mr_ns, start_ns, inputs, settings, until)
+            if later is None or later <= until:
+                break
+            until = later
+    return kind, until
+
+
+def _protection_at(
+    mr_ns: int,
+    start_ns: int | None,
+    inputs: JobInputs,
+    settings: Extensions,
+    now_ns: int,
+) -> tuple[ProtectedBy | None, int | None]:
     found: ProtectedBy | None = None
     until: int | None = None
     effective = effective_min_runtime_ns(mr_ns, inputs.requested_ns, settings.max_job_min_runtime)

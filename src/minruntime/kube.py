@@ -537,8 +537,11 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
     return leaves
 
 
-def _pod_weight(pod: Object) -> float:
-    """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1."""
+def _pod_weight(pod: Object, strict: bool = True, warnings: list[str] | None = None) -> float:
+    """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1.
+
+    An unreadable annotation is an error when ``strict``, else a warning and the fallback.
+    """
     annotations = _string_map(pod, "metadata.annotations")
     text = annotations.get(TASK_WEIGHT_ANNOTATION)
     if text is not None:
@@ -548,12 +551,12 @@ def _pod_weight(pod: Object) -> float:
                 raise ValueError
         except ValueError:
             field = f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]"
-            raise InvalidObject(
-                f"{_name(pod)} {field}: invalid weight {text!r} (expected a number >= 0)",
-                object=_name(pod),
-                field=field,
-            ) from None
-        return weight
+            message = f"{_name(pod)} {field}: invalid weight {text!r} (expected a number >= 0)"
+            if strict or warnings is None:
+                raise InvalidObject(message, object=_name(pod), field=field) from None
+            warnings.append(f"{message}; ignored")
+        else:
+            return weight
     gpus = 0.0
     containers = _get(pod, "spec.containers", list, default=[])
     for container in containers:
@@ -807,7 +810,7 @@ def _read_job(
             Task(
                 _get(pod, "metadata.name", str, required=True),
                 pod_task_status(pod),
-                weight=_pod_weight(pod),
+                weight=_pod_weight(pod, strict_times, warnings),
             )
         )
 

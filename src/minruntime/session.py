@@ -29,6 +29,8 @@ import attrs
 
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime.checkpoints import (
+    CHECKPOINT_GRACE,
+    EVICTION_BUDGET,
     FOREVER_NS,
     MIN_RUNTIME,
     Extensions,
@@ -78,12 +80,17 @@ class SessionStats:
         resolutions: how many min-runtime lookups were made.
         cache_hits: how many of them were answered from the cache.
         jobs: how many distinct jobs had their facts computed.
+        protections: how many decisions a checkpoint-aware protection (BEHAVIOR.md section 16)
+            decided, by kind: ``"eviction-budget"``, ``"checkpoint-grace"``, and
+            ``"job-request"`` (protected only because a job's own request lengthened its MR),
+            elastic victims they held to their minimum included. Empty when unused.
     """
 
     decisions: Mapping[str, int]
     resolutions: int
     cache_hits: int
     jobs: int
+    protections: Mapping[str, int] = attrs.field(factory=dict)
 
     @property
     def cache_misses(self) -> int:
@@ -123,6 +130,7 @@ class Session:
         "_counts",
         "_extended",
         "_facts",
+        "_influence",
         "_lookups",
         "_misses",
         "_now",
@@ -158,6 +166,7 @@ class Session:
         self._misses = 0
         self._tables: dict[Action, MinRuntimeTable] = {}
         self._extended = tree.has_extensions or config.has_extensions
+        self._influence: Counter[str] = Counter()
 
     @property
     def now(self) -> datetime:
@@ -354,7 +363,14 @@ class Session:
                 return extensions(action, pre_queue, queue)
 
         reasons = judge(
-            action, preemptor, victims, self.tree, min_runtime_of, self._now_ns, extensions_of
+            action,
+            preemptor,
+            victims,
+            self.tree,
+            min_runtime_of,
+            self._now_ns,
+            extensions_of,
+            self._influence,
         )
         self._counts.update(reasons)
         return reasons
@@ -472,6 +488,7 @@ class Session:
                     self._now_ns,
                     self._until(act, pre, facts, until, resolution),
                     protected=kind is not None,
+                    protected_by=None if kind in (None, MIN_RUNTIME, "never") else kind,
                 )
             )
         return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
@@ -505,7 +522,7 @@ class Session:
         start = facts.start_time
         unsaved = None
         if self._extended:
-            notes.extend(self._extension_notes(act, pre, facts, resolution))
+            notes.extend(self._extension_notes(act, pre, facts, resolution, kind))
             unsaved = self._unsaved(facts, evictable_tasks(reason, facts) or facts.active_tasks())
         return Decision(
             action=act,
@@ -525,7 +542,12 @@ class Session:
         )
 
     def _extension_notes(
-        self, action: Action, pre: JobFacts, victim: JobFacts, resolution: Resolution
+        self,
+        action: Action,
+        pre: JobFacts,
+        victim: JobFacts,
+        resolution: Resolution,
+        kind: str | None,
     ) -> list[str]:
         settings = self._resolver.extensions(action, pre.queue, victim.queue)
         inputs = victim.inputs()
@@ -546,6 +568,20 @@ class Session:
                     f"the job requested {requested}: no effect (cap {settings.max_job_min_runtime} "
                     f"from {where})"
                 )
+        if kind == EVICTION_BUDGET:
+            where = f"queue {settings.budget_source!r}" if settings.budget_source else "the default"
+            window = settings.eviction_window
+            span = "ever" if window.is_never else f"per {window}"
+            times = inputs.eviction_ns
+            if times is None:
+                history = f"evicted {inputs.eviction_count} time(s), times unknown"
+            else:
+                recent = [t for t in times if window.is_never or self._now_ns < t + window._ns]
+                history = f"evicted {len(recent)} time(s) in the window"
+            notes.append(f"eviction budget {settings.max_evictions} {span} from {where}; {history}")
+        elif kind == CHECKPOINT_GRACE:
+            where = f"queue {settings.grace_source!r}" if settings.grace_source else "the default"
+            notes.append(f"checkpoint grace {settings.grace} from {where}")
         return notes
 
     # -- unsaved work and ranking ---------------------------------------------------------------
@@ -611,4 +647,5 @@ class Session:
             resolutions=self._lookups,
             cache_hits=self._lookups - self._misses,
             jobs=len(self._facts),
+            protections=dict(sorted(self._influence.items())),
         )

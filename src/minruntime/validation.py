@@ -63,6 +63,14 @@ class Failure:
     min_available: int
     min_runtime: MinRuntime
     protected_until: datetime | None = None
+    protected_by: str | None = None
+    """``"eviction-budget"`` or ``"checkpoint-grace"`` when one of those protects the victim;
+    ``None`` for its min-runtime."""
+
+    def _by(self) -> str:
+        if self.protected_by in (None, "min-runtime"):
+            return f"min-runtime {self.min_runtime}"
+        return f"its {str(self.protected_by).replace('-', ' ')}"
 
     def __str__(self) -> str:
         if self.kind is FailureKind.NEVER:
@@ -81,7 +89,7 @@ class Failure:
             )
         return (
             f"job {self.victim!r} pod set {self.pod_set!r}: {numbers} "
-            f"(protected by min-runtime {self.min_runtime} until {_when(self.protected_until)})"
+            f"(protected by {self._by()} until {_when(self.protected_until)})"
         )
 
 
@@ -126,6 +134,7 @@ def validate_victim(
     protected_until: datetime | None = None,
     *,
     protected: bool | None = None,
+    protected_by: str | None = None,
 ) -> list[Failure]:
     """The failures of one victim of a scenario (empty when it passes).
 
@@ -186,6 +195,7 @@ def validate_victim(
                     min_available=pod_set.min_available,
                     min_runtime=min_runtime,
                     protected_until=protected_until,
+                    protected_by=protected_by if kind is FailureKind.PROTECTED else None,
                 )
             )
     return failures

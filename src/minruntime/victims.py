@@ -15,6 +15,7 @@ Two layers:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Container, Iterable
 from typing import Any, Final
 
@@ -87,6 +88,7 @@ def judge(
     min_runtime_of: Callable[[str], MinRuntime],
     now_ns: int,
     extensions_of: Callable[[str], Extensions] | None = None,
+    influence: Counter[str] | None = None,
 ) -> list[Reason]:
     """The reason of each victim's decision, in input order: the one rule of eligibility.
 
@@ -107,6 +109,7 @@ def judge(
         min_runtime_of: the MR for a victim in a given queue (for this action and preemptor);
             called once per distinct victim queue.
         now_ns: the instant, in nanoseconds since the epoch.
+        influence: counts, by kind, the decisions a checkpoint-aware protection made.
         extensions_of: the checkpoint-aware settings for a victim in a given queue, when any are
             in use (BEHAVIOR.md section 16): then a spent eviction budget (``EVICTION_BUDGET``), a
             checkpoint due within the grace (``CHECKPOINT_GRACE``) and a job's own request
@@ -163,7 +166,15 @@ def judge(
             settings = settings_of_queue.get(queue)
             if settings is None:
                 settings = settings_of_queue[queue] = extensions_of(queue)
-            kind, _ = protection(mr, victim.start_ns, victim.inputs(), settings, now_ns)
+            inputs = victim.inputs()
+            kind, _ = protection(mr, victim.start_ns, inputs, settings, now_ns)
+            if influence is not None and kind is not None:
+                if kind != MIN_RUNTIME:
+                    influence[kind] += 1
+                elif inputs.requested_ns is not None and not (
+                    victim.start_ns is not None and now_ns < victim.start_ns + mr
+                ):
+                    influence["job-request"] += 1
             if kind is None:
                 append(_ELIGIBLE)
             elif victim.elastic:

@@ -1,0 +1,1093 @@
+"""Checkpoint-aware protection through the Session (BEHAVIOR.md §16 with §8-§12).
+
+Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate``, ``stats``,
+``unsaved_work`` and ``rank_victims`` with checkpoint graces, eviction budgets and per-job
+requests; a Session over a Kubernetes snapshot that carries the annotations; and the laws:
+without the inputs nothing changes, the ranking is the eligible victims reordered, the grace
+never holds a preemptor past ``now + grace``, and a job is never evicted beyond its budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minruntime import (
+    FOREVER,
+    Action,
+    Config,
+    Decision,
+    Failure,
+    Job,
+    MinRuntime,
+    PodSet,
+    Queue,
+    QueueTree,
+    Reason,
+    Resolver,
+    Session,
+    Task,
+)
+from minruntime.kube import (
+    CHECKPOINT_INTERVAL_ANNOTATION,
+    EVICTIONS_ANNOTATION,
+    LAST_CHECKPOINT_ANNOTATION,
+    POD_GROUP_ANNOTATION,
+    REQUESTED_MIN_RUNTIME_ANNOTATION,
+    TASK_WEIGHT_ANNOTATION,
+    read_snapshot,
+)
+from minruntime.starttime import START_TIME_ANNOTATION
+from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
+from minruntime.validation import FailureKind
+
+T0 = BASE_TIME
+RECLAIM = Action.RECLAIM
+PREEMPT = Action.PREEMPT
+
+
+def at(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def stamp(minutes: float) -> str:
+    return at(minutes).isoformat().replace("+00:00", "Z")
+
+
+TREE = QueueTree(
+    [
+        Queue(
+            "org",
+            preempt_min_runtime="20m",
+            reclaim_min_runtime="30m",
+            preempt_checkpoint_grace="5m",
+            reclaim_checkpoint_grace="10m",
+            max_job_min_runtime="2h",
+        ),
+        Queue("a", "org"),
+        Queue("b", "org"),
+        Queue("budget", "org", max_evictions=2, eviction_window="1h"),
+        Queue("spent", "org", max_evictions=0),
+        Queue("nocap", "org", max_job_min_runtime=0),
+        Queue("uncapped", "org", max_job_min_runtime="never"),
+        Queue("vault", "org", reclaim_min_runtime="never"),
+    ]
+)
+RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
+PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
+
+
+def session(minutes: float, tree: QueueTree = TREE, config: Config | None = None) -> Session:
+    return Session(tree, Config() if config is None else config, at(minutes))
+
+
+def victim(
+    name: str,
+    queue: str = "a",
+    *,
+    start: float | None = 0,
+    weights: Iterable[float] = (1.0,),
+    min_available: int | None = None,
+    priority: int = 50,
+    preemptibility: str = "preemptible",
+    **inputs: Any,
+) -> Job:
+    """A running job: one pod set of running tasks with these weights (not elastic by default)."""
+    tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
+    return Job(
+        name,
+        queue,
+        priority=priority,
+        preemptibility=preemptibility,
+        start_time=None if start is None else at(start),
+        pod_sets=[
+            PodSet(
+                min_available=len(tasks) if min_available is None else min_available, tasks=tasks
+            )
+        ],
+        **inputs,
+    )
+
+
+def explained(minutes: float, job: Job, action: Action = RECLAIM) -> Decision:
+    preemptor = RECLAIMER if action is RECLAIM else PREEMPTOR
+    return session(minutes).explain(action, preemptor, job)
+
+
+# -- checkpoint grace ----------------------------------------------------------------------------
+
+CHECKPOINTING = victim("ckpt", checkpoint_interval="45m")
+
+
+def test_grace_refuses_a_victim_whose_next_checkpoint_is_due_within_it() -> None:
+    current = session(35)
+    assert not current.is_eligible(RECLAIM, RECLAIMER, CHECKPOINTING)
+    assert current.is_protected(RECLAIM, RECLAIMER, CHECKPOINTING)
+    assert current.protected_until(RECLAIM, RECLAIMER, CHECKPOINTING) == at(45)
+    decision = current.explain(RECLAIM, RECLAIMER, CHECKPOINTING)
+    assert decision.reason is Reason.CHECKPOINT_GRACE
+    assert not decision.allowed
+    assert decision.protected_by == "checkpoint-grace"
+    assert decision.protected_until == at(45)
+    assert decision.min_runtime == MinRuntime("30m")
+    assert decision.unsaved_work == 35 * 60.0
+    assert str(decision) == (
+        "reclaim of 'ckpt' by 'rec': refused: min-runtime 30m from queue 'org' is over, but its "
+        "next checkpoint is due within the checkpoint grace: protected until "
+        "2026-01-01T00:45:00Z; checkpoint grace 10m from queue 'org'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("minutes", "reason"),
+    [
+        pytest.param(29.99, Reason.PROTECTED, id="min-runtime-still-protects"),
+        pytest.param(30, Reason.ELIGIBLE, id="checkpoint-15m-away-beyond-grace"),
+        pytest.param(34.99, Reason.ELIGIBLE, id="just-beyond-grace"),
+        pytest.param(35, Reason.CHECKPOINT_GRACE, id="exactly-grace-away"),
+        pytest.param(44.99, Reason.CHECKPOINT_GRACE, id="just-before-checkpoint"),
+        pytest.param(45, Reason.ELIGIBLE, id="at-the-checkpoint"),
+    ],
+)
+def test_grace_applies_only_within_now_and_now_plus_grace(minutes: float, reason: Reason) -> None:
+    # reclaim: MR 30 m, grace 10 m; the next checkpoint is start + interval = 45 m
+    assert explained(minutes, CHECKPOINTING).reason is reason
+
+
+def test_a_checkpoint_the_job_did_not_report_is_not_inferred() -> None:
+    # at 80 m the last reported checkpoint is still none: the next one was due at 45 m
+    assert explained(80, CHECKPOINTING).reason is Reason.ELIGIBLE
+    reported = attrs.evolve(CHECKPOINTING, last_checkpoint=at(45))
+    decision = explained(80, reported)
+    assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(90))
+
+
+def test_preempt_uses_the_preempt_grace() -> None:
+    assert explained(39.99, CHECKPOINTING, PREEMPT).reason is Reason.ELIGIBLE
+    decision = explained(40, CHECKPOINTING, PREEMPT)
+    assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
+    assert str(decision) == (
+        "preempt of 'ckpt' by 'pre': refused: min-runtime 20m from queue 'org' is over, but its "
+        "next checkpoint is due within the checkpoint grace: protected until "
+        "2026-01-01T00:45:00Z; checkpoint grace 5m from queue 'org'"
+    )
+
+
+def test_no_grace_without_a_checkpoint_interval() -> None:
+    job = victim("plain", last_checkpoint=at(10))
+    decision = explained(35, job)
+    assert (decision.reason, decision.protected_by) == (Reason.ELIGIBLE, None)
+    assert decision.protected_until == at(30)
+
+
+def test_no_grace_without_a_start_time() -> None:
+    job = victim("unstarted", start=None, checkpoint_interval="45m")
+    decision = explained(35, job)
+    assert (decision.reason, decision.protected_until, decision.unsaved_work) == (
+        Reason.ELIGIBLE,
+        None,
+        0.0,
+    )
+    assert str(decision) == (
+        "reclaim of 'unstarted' by 'rec': allowed: min-runtime 30m from queue 'org': never "
+        "started, so not protected; unsaved work 0"
+    )
+
+
+def test_no_grace_where_it_resolves_to_zero() -> None:
+    tree = QueueTree(
+        [Queue("org", reclaim_min_runtime="30m", max_evictions=5), Queue("a", "org"), Queue("b")]
+    )
+    job = victim("ckpt", checkpoint_interval="45m")
+    decision = session(44, tree).explain(RECLAIM, Job("rec", "b", priority=100), job)
+    assert decision.reason is Reason.ELIGIBLE
+
+
+def test_next_checkpoint_counts_from_the_last_checkpoint() -> None:
+    job = victim("ckpt", last_checkpoint=at(20), checkpoint_interval="30m")
+    assert explained(39.99, job).reason is Reason.ELIGIBLE  # next at 50 m
+    decision = explained(40, job)
+    assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(50))
+    assert decision.unsaved_work == 20 * 60.0
+
+
+def test_a_checkpoint_before_the_start_time_is_ignored() -> None:
+    # taken during the previous run: the next checkpoint is 45 m after this start, not at 25 m
+    job = victim("restarted", last_checkpoint=at(-20), checkpoint_interval="45m")
+    decision = explained(35, job)
+    assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
+    assert decision.unsaved_work == 35 * 60.0
+
+
+def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
+    tree = QueueTree(
+        [
+            Queue("B", reclaim_checkpoint_grace="10m"),
+            Queue("C", "B"),
+            Queue("leaf1", "C", reclaim_checkpoint_grace="0s"),
+            Queue("leaf2", "C", reclaim_checkpoint_grace="3m"),
+        ]
+    )
+    job = victim("ckpt", "leaf1", checkpoint_interval="45m")
+    from_leaf2 = Job("p2", "leaf2", priority=100)
+    outside = Job("p3", "B", priority=100)
+    # from leaf2 the LCA is C: step down to leaf1 (0s); from B the victim's step is C: walk up to B
+    assert session(40, tree).explain(RECLAIM, from_leaf2, job).reason is Reason.ELIGIBLE
+    assert session(40, tree).explain(RECLAIM, outside, job).reason is Reason.CHECKPOINT_GRACE
+
+
+def test_grace_from_the_node_pool_default() -> None:
+    tree = QueueTree([Queue("a"), Queue("b")])
+    config = Config(default_reclaim_checkpoint_grace="10m")
+    job = victim("ckpt", checkpoint_interval="45m")
+    decision = session(35, tree, config).explain(RECLAIM, RECLAIMER, job)
+    assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
+    assert str(decision) == (
+        "reclaim of 'ckpt' by 'rec': refused: min-runtime 0s from the node-pool default is over, "
+        "but its next checkpoint is due within the checkpoint grace: protected until "
+        "2026-01-01T00:45:00Z; checkpoint grace 10m from the default"
+    )
+
+
+# -- eviction budget -----------------------------------------------------------------------------
+
+# evictions at -50, -30 and -10 minutes; max 2 within 1 h; restarted at -5 (MR 30 m: until 25 m)
+THRASHED = victim("thrashed", "budget", start=-5, evictions=[at(-50), at(-30), at(-10)])
+
+
+@pytest.mark.parametrize(
+    ("minutes", "reason", "until"),
+    [
+        pytest.param(10, Reason.EVICTION_BUDGET, at(30), id="both-protect-budget-ends-last"),
+        pytest.param(24.99, Reason.EVICTION_BUDGET, at(30), id="mr-almost-over"),
+        pytest.param(25, Reason.EVICTION_BUDGET, at(30), id="mr-over-budget-spent"),
+        pytest.param(29.99, Reason.EVICTION_BUDGET, at(30), id="just-before-t2-leaves"),
+        pytest.param(30, Reason.ELIGIBLE, at(25), id="t2-plus-window-no-longer-counts"),
+    ],
+)
+def test_budget_protects_until_the_oldest_counted_eviction_leaves_the_window(
+    minutes: float, reason: Reason, until: datetime
+) -> None:
+    decision = explained(minutes, THRASHED)
+    assert (decision.reason, decision.protected_until) == (reason, until)
+    assert decision.protected_by == (
+        "eviction-budget" if reason is Reason.EVICTION_BUDGET else None
+    )
+
+
+def test_budget_sentence_and_preempt() -> None:
+    decision = explained(26, THRASHED)
+    assert str(decision) == (
+        "reclaim of 'thrashed' by 'rec': refused: its eviction budget is spent: protected until "
+        "2026-01-01T00:30:00Z; eviction budget 2 per 1h from queue 'budget'; "
+        "evicted 2 time(s) in the window"
+    )
+    job = attrs.evolve(THRASHED, queue="budget")
+    own = Job("pre-b", "budget", priority=100)
+    assert session(26).explain(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
+
+
+def test_the_min_runtime_is_named_when_it_protects_longer_than_the_budget() -> None:
+    job = victim("once", "budget", start=-5, evictions=[at(-50), at(-40)])  # budget until 10 m
+    decision = explained(5, job)
+    assert (decision.reason, decision.protected_by, decision.protected_until) == (
+        Reason.PROTECTED,
+        "min-runtime",
+        at(25),
+    )
+
+
+def test_evictions_below_the_budget_do_not_protect() -> None:
+    job = victim("twice", "budget", start=-40, evictions=[at(-90), at(-50)])  # -90 is outside
+    assert explained(0, job).reason is Reason.ELIGIBLE
+
+
+def test_a_bare_count_at_the_max_protects_for_good() -> None:
+    job = victim("counted", "budget", start=-60, evictions=2)
+    current = session(0)
+    decision = current.explain(RECLAIM, RECLAIMER, job)
+    assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, FOREVER)
+    assert str(decision) == (
+        "reclaim of 'counted' by 'rec': refused: its eviction budget is spent: protected until "
+        "forever; eviction budget 2 per 1h from queue 'budget'; evicted 2 time(s), times "
+        "unknown"
+    )
+    assert current.next_expiry(RECLAIM, RECLAIMER, [job]) is None
+    assert explained(0, attrs.evolve(job, evictions=1)).reason is Reason.ELIGIBLE
+
+
+def test_max_evictions_zero_protects_every_job_of_the_queue_for_good() -> None:
+    job = victim("fresh", "spent", start=-60)
+    decision = explained(0, job)
+    assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, FOREVER)
+
+
+def test_the_budget_walks_up_from_the_victims_queue_and_needs_no_grace() -> None:
+    tree = QueueTree(
+        [Queue("org", max_evictions=1, eviction_window="2h"), Queue("a", "org"), Queue("b")]
+    )
+    job = victim("evicted", evictions=[at(-30)])
+    decision = session(0, tree).explain(RECLAIM, RECLAIMER, job)
+    assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, at(90))
+
+
+# -- per-job request -----------------------------------------------------------------------------
+
+
+def test_a_request_above_the_cap_is_clipped_to_it() -> None:
+    job = victim("patient", requested_min_runtime="3h")
+    decision = explained(60, job)
+    assert (decision.reason, decision.protected_by, decision.protected_until) == (
+        Reason.PROTECTED,
+        "min-runtime",
+        at(120),
+    )
+    assert decision.min_runtime == MinRuntime("30m")
+    assert decision.notes == (
+        "the job requested 3h: effective min-runtime 2h (cap 2h from queue 'org')",
+    )
+    assert str(decision) == (
+        "reclaim of 'patient' by 'rec': refused: min-runtime 30m from queue 'org': started "
+        "2026-01-01T00:00:00Z, protected until 2026-01-01T02:00:00Z; the job requested 3h: "
+        "effective min-runtime 2h (cap 2h from queue 'org')"
+    )
+    assert explained(120, job).reason is Reason.ELIGIBLE
+
+
+def test_a_request_within_the_cap_is_granted() -> None:
+    job = victim("patient", requested_min_runtime="45m")
+    assert explained(44.99, job).protected_until == at(45)
+    assert explained(45, job).reason is Reason.ELIGIBLE
+
+
+def test_a_request_below_the_queues_min_runtime_is_ignored() -> None:
+    job = victim("hasty", requested_min_runtime="10m")
+    decision = explained(20, job)
+    assert (decision.reason, decision.protected_until) == (Reason.PROTECTED, at(30))
+    assert decision.notes == ("the job requested 10m: no effect (cap 2h from queue 'org')",)
+    assert explained(30, job).reason is Reason.ELIGIBLE
+
+
+def test_a_request_under_a_zero_cap_is_ignored() -> None:
+    job = victim("patient", "nocap", requested_min_runtime="3h")
+    decision = explained(30, job)
+    assert (decision.reason, decision.protected_until) == (Reason.ELIGIBLE, at(30))
+    assert decision.notes == ("the job requested 3h: no effect (cap 0s from queue 'nocap')",)
+
+
+def test_a_request_under_a_never_cap_is_not_clipped() -> None:
+    job = victim("patient", "uncapped", requested_min_runtime="10h")
+    decision = explained(599.99, job)
+    assert (decision.reason, decision.protected_until) == (Reason.PROTECTED, at(600))
+    assert decision.notes == (
+        "the job requested 10h: effective min-runtime 10h (cap never from queue 'uncapped')",
+    )
+
+
+def test_a_request_with_no_cap_anywhere_is_ignored_with_a_note() -> None:
+    tree = QueueTree([Queue("a", reclaim_min_runtime="30m", max_evictions=9), Queue("b")])
+    job = victim("patient", requested_min_runtime="3h")
+    decision = session(30, tree).explain(RECLAIM, RECLAIMER, job)
+    assert decision.reason is Reason.ELIGIBLE
+    assert decision.notes == ("the job requested 3h: no effect (cap 0s from the default)",)
+
+
+def test_a_never_min_runtime_stays_never_whatever_the_request() -> None:
+    job = victim("kept", "vault", requested_min_runtime="1h")
+    decision = explained(600, job)
+    assert (decision.reason, decision.protected_until, decision.notes) == (
+        Reason.NEVER,
+        FOREVER,
+        (),
+    )
+
+
+# -- elastic victims and the scenario validator --------------------------------------------------
+
+ELASTIC = victim("elastic", weights=(8, 2, 1), min_available=1, checkpoint_interval="45m")
+
+
+def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
+    current = session(35)
+    decision = current.explain(RECLAIM, RECLAIMER, ELASTIC)
+    assert (decision.reason, decision.allowed) == (Reason.DEFERRED, True)
+    assert (decision.protected_by, decision.protected_until) == ("checkpoint-grace", at(45))
+    assert decision.unsaved_work == 35 * 60 * 3.0  # the two tasks above the minimum
+    assert str(decision) == (
+        "reclaim of 'elastic' by 'rec': allowed: elastic and protected (checkpoint-grace, until "
+        "2026-01-01T00:45:00Z): only tasks above min_available may be evicted; unsaved work 6300"
+        "; checkpoint grace 10m from queue 'org'"
+    )
+    assert [task.id for task in current.evictable_tasks(RECLAIM, RECLAIMER, ELASTIC)] == [
+        "elastic-2",
+        "elastic-1",
+    ]
+
+
+def test_a_victim_protected_by_grace_cannot_go_below_min_available() -> None:
+    current = session(35)
+    assert current.validate(RECLAIM, RECLAIMER, {ELASTIC: ["elastic-1", "elastic-2"]}).valid
+    result = current.validate(
+        RECLAIM, RECLAIMER, {ELASTIC: ["elastic-0", "elastic-1", "elastic-2"]}
+    )
+    assert not result.valid
+    assert result.failures == (
+        Failure(
+            victim="elastic",
+            kind=FailureKind.PROTECTED,
+            pod_set="default",
+            active=3,
+            evicted=3,
+            min_available=1,
+            min_runtime=MinRuntime("30m"),
+            protected_until=at(45),
+            protected_by="checkpoint-grace",
+        ),
+    )
+    assert str(result).endswith(
+        "3 active - 3 evicted = 0 < min_available 1 (protected by its checkpoint grace until "
+        "2026-01-01T00:45:00Z)"
+    )
+    # once the checkpoint is taken, the grace is over and the whole job may go
+    later = session(45).validate(RECLAIM, RECLAIMER, {ELASTIC: ["elastic-0", "elastic-1"]})
+    assert later.valid
+
+
+def test_a_non_elastic_victim_in_its_grace_fails_validation() -> None:
+    result = session(35).validate(RECLAIM, RECLAIMER, {CHECKPOINTING: ["ckpt-0"]})
+    assert [(f.victim, f.active, f.evicted, f.min_available) for f in result.failures] == [
+        ("ckpt", 1, 1, 1)
+    ]
+
+
+def test_an_elastic_victim_with_a_spent_budget_is_deferred_and_validated() -> None:
+    job = victim("elastic", "budget", start=-60, weights=(1, 1), min_available=1, evictions=3)
+    current = session(0)
+    decision = current.explain(RECLAIM, RECLAIMER, job)
+    assert (decision.reason, decision.protected_by) == (Reason.DEFERRED, "eviction-budget")
+    assert str(decision) == (
+        "reclaim of 'elastic' by 'rec': allowed: elastic and protected (eviction-budget, until "
+        "forever): only tasks above min_available may be evicted; unsaved work 3600"
+        "; eviction budget 2 per 1h from queue 'budget'; evicted 3 time(s), times unknown"
+    )
+    assert current.validate(RECLAIM, RECLAIMER, {job: ["elastic-1"]}).valid
+    assert not current.validate(RECLAIM, RECLAIMER, {job: ["elastic-0", "elastic-1"]}).valid
+
+
+def test_an_elastic_victim_protected_by_its_request_is_validated_until_the_effective_end() -> None:
+    job = victim("elastic", weights=(1, 1), min_available=1, requested_min_runtime="1h")
+    scenario = {job: ["elastic-0", "elastic-1"]}
+    failing = session(59).validate(RECLAIM, RECLAIMER, scenario)
+    assert [f.protected_until for f in failing.failures] == [at(60)]
+    assert session(60).validate(RECLAIM, RECLAIMER, scenario).valid
+
+
+# -- next_expiry ---------------------------------------------------------------------------------
+
+
+def test_next_expiry_accounts_for_the_grace_and_the_budget_and_skips_for_good() -> None:
+    in_grace = CHECKPOINTING  # until 45 m
+    budget = victim("thrashed", "budget", start=-10, evictions=[at(-20), at(-15)])  # until 40 m
+    counted = victim("counted", "budget", start=-60, evictions=2)  # for good
+    current = session(35)
+    assert current.next_expiry(RECLAIM, RECLAIMER, [counted, in_grace, budget]) == at(40)
+    assert current.next_expiry(RECLAIM, RECLAIMER, [counted, in_grace]) == at(45)
+    assert current.next_expiry(RECLAIM, RECLAIMER, [counted]) is None
+
+
+def test_next_expiry_accounts_for_a_request() -> None:
+    job = victim("patient", requested_min_runtime="3h")
+    assert session(60).next_expiry(RECLAIM, RECLAIMER, [job]) == at(120)
+
+
+def test_next_expiry_of_an_elastic_victim_in_its_grace() -> None:
+    assert session(35).next_expiry(RECLAIM, RECLAIMER, [ELASTIC]) == at(45)
+
+
+def test_next_expiry_chains_a_grace_that_follows_the_min_runtime() -> None:
+    """The retry time is when the victim is free: the min-runtime ends at 30 m, when the
+    checkpoint at 35 m is within the 10 m grace, so the victim is free only at 35 m."""
+    job = victim("chained", checkpoint_interval="35m")
+    assert session(20).next_expiry(RECLAIM, RECLAIMER, [job]) == at(35)
+    decision = explained(20, job)
+    assert (decision.reason, decision.protected_until) == (Reason.PROTECTED, at(35))
+    decision = explained(30, job)
+    assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(35))
+    assert explained(35, job).reason is Reason.ELIGIBLE
+
+
+def test_grace_applies_before_every_checkpoint_but_never_holds_a_job_for_good() -> None:
+    """The grace protects before any next checkpoint, but only when the interval is longer
+    than the grace: a job checkpointing every 5 m under a 10 m grace would otherwise never be
+    evictable, while its unsaved work never exceeds 5 m anyway."""
+    long_interval = victim("hourly", last_checkpoint=at(120), checkpoint_interval="1h")
+    assert explained(170, long_interval).reason is Reason.CHECKPOINT_GRACE  # due at 180 m
+    assert explained(169, long_interval).reason is Reason.ELIGIBLE
+    for minutes in range(30, 240, 7):
+        reported = at(minutes // 5 * 5)  # a checkpoint every 5 m, each reported on time
+        job = victim("frequent", last_checkpoint=reported, checkpoint_interval="5m")
+        assert explained(minutes, job).reason is Reason.ELIGIBLE
+
+
+# -- stats ---------------------------------------------------------------------------------------
+
+
+def test_stats_count_the_new_reasons() -> None:
+    current = session(35)
+    budget = victim("thrashed", "budget", start=-10, evictions=[at(-20), at(-15)])
+    counted = victim("counted", "budget", start=-60, evictions=2)
+    young = victim("young", start=20)
+    free = victim("free", start=-60)
+    victims = [CHECKPOINTING, budget, counted, young, free, ELASTIC]
+    assert current.eligible_victims(RECLAIM, RECLAIMER, victims) == [free, ELASTIC]
+    assert current.stats().decisions == {
+        "protected": 1,
+        "eviction-budget": 2,
+        "checkpoint-grace": 1,
+        "deferred": 1,
+        "eligible": 1,
+    }
+
+
+# -- unsaved work and ranking --------------------------------------------------------------------
+
+
+def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
+    job = Job(
+        "j",
+        "a",
+        start_time=at(0),
+        last_checkpoint=at(10),
+        pod_sets=[
+            PodSet(
+                min_available=1,
+                tasks=[Task("a", weight=8), Task("b", weight=2), Task("c", "Pending", weight=4)],
+            )
+        ],
+    )
+    current = session(15)
+    assert current.unsaved_work(job) == 5 * 60 * 10.0
+    assert current.unsaved_work(job, [Task("b", weight=2)]) == 5 * 60 * 2.0
+    assert current.unsaved_work(job, []) == 0.0
+    assert current.unsaved_work(attrs.evolve(job, start_time=None)) == 0.0
+    assert current.unsaved_work(attrs.evolve(job, last_checkpoint=at(-5))) == 15 * 60 * 10.0
+
+
+@attrs.frozen
+class BareTask:
+    """A scheduler's own task object without a weight: it weighs 1."""
+
+    id: Hashable
+    status: str = "Running"
+
+
+def test_unsaved_work_of_tasks_without_a_weight_counts_each_as_one() -> None:
+    job = victim("j", weights=(5, 5))
+    assert session(10).unsaved_work(job, [BareTask("x"), BareTask("y")]) == 2 * 600.0
+
+
+RANK_TREE = QueueTree([Queue("team", reclaim_min_runtime="1h"), Queue("other")])
+RANK_RECLAIMER = Job("rec", "other", priority=100)
+
+
+def test_rank_victims_puts_the_least_unsaved_work_first() -> None:
+    big = victim("big", "team", start=-90, weights=(8,))  # 5400 s x 8 = 43200
+    tie_a = victim("tie-a", "team", start=-70, priority=40, last_checkpoint=at(-20))  # 1200
+    young = victim("young", "team", start=-10)  # protected: not eligible
+    elastic = victim(
+        "elastic", "team", start=-10, weights=(8, 8, 1, 1), min_available=2
+    )  # deferred: only the two surplus tasks, 600 s x 2 = 1200
+    saved = victim(
+        "saved", "team", start=-120, weights=(4, 4), last_checkpoint=at(-5)
+    )  # 300 s x 8 = 2400
+    non = victim("non", "team", start=-120, preemptibility="non-preemptible")
+    tie_b = victim("tie-b", "team", start=-70, priority=40, last_checkpoint=at(-20))  # 1200
+    victims = [big, tie_a, young, elastic, saved, non, tie_b]
+    current = session(0, RANK_TREE)
+    ranked = current.rank_victims(RECLAIM, RANK_RECLAIMER, victims)
+    assert [job.id for job in ranked] == ["tie-a", "tie-b", "elastic", "saved", "big"]
+    assert [
+        current.unsaved_work(job, current.evictable_tasks(RECLAIM, RANK_RECLAIMER, job))
+        for job in ranked
+    ] == [1200.0, 1200.0, 1200.0, 2400.0, 43200.0]
+    assert sorted(job.id for job in ranked) == sorted(
+        job.id for job in current.eligible_victims(RECLAIM, RANK_RECLAIMER, victims)
+    )
+
+
+def test_rank_victims_counts_all_tasks_of_an_unprotected_elastic_victim() -> None:
+    elastic = victim("elastic", "team", start=-90, weights=(8, 8, 1, 1), min_available=2)
+    small = victim("small", "team", start=-90, weights=(10,))
+    current = session(0, RANK_TREE)
+    assert current.explain(RECLAIM, RANK_RECLAIMER, elastic).reason is Reason.ELIGIBLE
+    # 5400 s x 18 against 5400 s x 10
+    ranked = current.rank_victims(RECLAIM, RANK_RECLAIMER, [elastic, small])
+    assert [job.id for job in ranked] == ["small", "elastic"]
+
+
+def test_rank_victims_leaves_out_victims_protected_by_the_new_rules() -> None:
+    current = session(35)
+    counted = victim("counted", "budget", start=-60, evictions=2)
+    free = victim("free", start=-60, weights=(2,))
+    cheap = victim("cheap", start=-60, last_checkpoint=at(30))
+    ranked = current.rank_victims(RECLAIM, RECLAIMER, [CHECKPOINTING, counted, free, cheap])
+    assert [job.id for job in ranked] == ["cheap", "free"]
+
+
+def test_rank_victims_of_no_victims_is_empty() -> None:
+    assert session(0).rank_victims(RECLAIM, RECLAIMER, []) == []
+
+
+# -- from a Kubernetes snapshot ------------------------------------------------------------------
+
+JSON = dict[str, Any]
+
+
+def kube_queue(name: str, parent: str | None = None, **spec: Any) -> JSON:
+    body = dict(spec)
+    if parent is not None:
+        body["parentQueue"] = parent
+    return {
+        "apiVersion": "scheduling.run.ai/v2",
+        "kind": "Queue",
+        "metadata": {"name": name},
+        "spec": body,
+    }
+
+
+def kube_pod_group(
+    name: str, queue: str, annotations: Mapping[str, str], min_member: int = 1
+) -> JSON:
+    return {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": {"name": name, "namespace": "ml", "annotations": dict(annotations)},
+        "spec": {"queue": queue, "minMember": min_member, "preemptibility": "preemptible"},
+    }
+
+
+def kube_pod(
+    name: str, group: str, gpus: int, annotations: Mapping[str, str] | None = None
+) -> JSON:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": "ml",
+            "annotations": {POD_GROUP_ANNOTATION: group, **(annotations or {})},
+        },
+        "spec": {
+            "nodeName": "node-1",
+            "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": gpus}}}],
+        },
+        "status": {"phase": "Running"},
+    }
+
+
+SNAPSHOT = [
+    kube_queue(
+        "org",
+        reclaimMinRuntime="30m",
+        reclaimCheckpointGrace="10m",
+        maxEvictions=2,
+        evictionWindow="1h",
+        maxJobMinRuntime="2h",
+    ),
+    kube_queue("a", "org"),
+    kube_queue("b", "org"),
+    kube_pod_group(
+        "train",
+        "a",
+        {
+            START_TIME_ANNOTATION: stamp(0),
+            LAST_CHECKPOINT_ANNOTATION: stamp(10),
+            CHECKPOINT_INTERVAL_ANNOTATION: "30m",
+        },
+        min_member=2,
+    ),
+    kube_pod("train-0", "train", 8),
+    kube_pod("train-1", "train", 8, {TASK_WEIGHT_ANNOTATION: "4"}),
+    kube_pod_group(
+        "flaky",
+        "a",
+        {START_TIME_ANNOTATION: stamp(-10), EVICTIONS_ANNOTATION: f"{stamp(-20)},{stamp(-15)}"},
+    ),
+    kube_pod("flaky-0", "flaky", 1),
+    kube_pod_group(
+        "patient",
+        "a",
+        {START_TIME_ANNOTATION: stamp(-10), REQUESTED_MIN_RUNTIME_ANNOTATION: "1h"},
+    ),
+    kube_pod("patient-0", "patient", 2),
+]
+
+
+def test_a_snapshot_with_the_annotations_gives_checkpoint_aware_decisions() -> None:
+    snapshot = read_snapshot(SNAPSHOT)
+    jobs_by_name = {job.name: job.job for job in snapshot.jobs}
+    current = Session(snapshot.tree, snapshot.config, at(35))
+    train = current.explain(RECLAIM, RECLAIMER, jobs_by_name["train"])
+    assert (train.reason, train.protected_until) == (Reason.CHECKPOINT_GRACE, at(40))
+    assert train.unsaved_work == 25 * 60 * 12.0  # 8 GPUs + a weight of 4
+    flaky = current.explain(RECLAIM, RECLAIMER, jobs_by_name["flaky"])
+    assert (flaky.reason, flaky.protected_until) == (Reason.EVICTION_BUDGET, at(40))
+    patient = current.explain(RECLAIM, RECLAIMER, jobs_by_name["patient"])
+    assert (patient.reason, patient.protected_until) == (Reason.PROTECTED, at(50))
+    assert patient.notes == (
+        "the job requested 1h: effective min-runtime 1h (cap 2h from queue 'org')",
+    )
+    assert current.next_expiry(RECLAIM, RECLAIMER, [j.job for j in snapshot.jobs]) == at(40)
+    later = Session(snapshot.tree, snapshot.config, at(40))
+    assert [job.id for job in later.rank_victims(RECLAIM, RECLAIMER, jobs_by_name.values())] == [
+        "ml/flaky",
+        "ml/train",
+    ]
+
+
+# -- laws ----------------------------------------------------------------------------------------
+
+OFF_SETTINGS = {
+    "preempt_checkpoint_grace": 0,
+    "reclaim_checkpoint_grace": 0,
+    "max_job_min_runtime": 0,
+    "eviction_window": "1h",
+}
+
+
+def with_queue(tree: QueueTree, extra: Queue) -> QueueTree:
+    return QueueTree([*(tree[name] for name in tree), extra])
+
+
+def without_request_notes(decision: Decision) -> Decision:
+    """The decision without what only a checkpoint-aware session adds (and no rule changes)."""
+    notes = tuple(note for note in decision.notes if not note.startswith("the job requested"))
+    return attrs.evolve(decision, notes=notes, unsaved_work=None)
+
+
+def assert_same_decisions(
+    plain: Session, other: Session, preemptor: Job, victims: list[Job], *, exact: bool
+) -> None:
+    for action in (PREEMPT, RECLAIM):
+        assert [v.id for v in other.eligible_victims(action, preemptor, victims)] == [
+            v.id for v in plain.eligible_victims(action, preemptor, victims)
+        ]
+        assert other.next_expiry(action, preemptor, victims) == plain.next_expiry(
+            action, preemptor, victims
+        )
+        for job in victims:
+            got = other.explain(action, preemptor, job)
+            expected = plain.explain(action, preemptor, job)
+            assert (got if exact else without_request_notes(got)) == expected
+            assert other.is_eligible(action, preemptor, job) == expected.allowed
+            assert other.is_protected(action, preemptor, job) == plain.is_protected(
+                action, preemptor, job
+            )
+            assert other.protected_until(action, preemptor, job) == expected.protected_until
+            assert other.evictable_tasks(action, preemptor, job) == plain.evictable_tasks(
+                action, preemptor, job
+            )
+            evictions = {job: [task.id for task in job.tasks()]}
+            assert other.validate(action, preemptor, evictions) == plain.validate(
+                action, preemptor, evictions
+            )
+
+
+@st.composite
+def checkpoint_inputs(draw: st.DrawFn, job: Job) -> Job:
+    """The job with random section 16 inputs (some absent)."""
+    seconds = st.integers(-4 * 3600, 600)
+    return attrs.evolve(
+        job,
+        last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
+        checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
+        evictions=draw(
+            st.one_of(
+                st.just(()),
+                st.integers(0, 4),
+                st.lists(seconds.map(lambda s: at(s / 60)), max_size=4),
+            )
+        ),
+        requested_min_runtime=draw(st.one_of(st.none(), min_runtimes(allow_never=False))),
+    )
+
+
+@st.composite
+def cycles(draw: st.DrawFn, *, with_inputs: bool) -> tuple[QueueTree, Job, list[Job], datetime]:
+    """A tree, a preemptor, victims (some in an unknown queue) and a now."""
+    tree = draw(queue_trees(max_queues=6))
+    names = tuple(tree)
+    preemptor = draw(jobs(queues=names, id="preemptor"))
+    victims = draw(st.lists(jobs(queues=(*names, "gone")), max_size=5))
+    if with_inputs:
+        victims = [draw(checkpoint_inputs(job)) for job in victims]
+    now = at(draw(st.integers(-60, 5 * 60)))
+    return tree, preemptor, [preemptor, *victims], now
+
+
+@given(cycles(with_inputs=False))
+def test_settings_on_an_unrelated_queue_change_no_decision(
+    cycle: tuple[QueueTree, Job, list[Job], datetime],
+) -> None:
+    """With no job inputs, section 16 settings on a queue without jobs change nothing."""
+    tree, preemptor, victims, now = cycle
+    plain = Session(with_queue(tree, Queue("unrelated")), Config(), now)
+    unrelated = Queue(
+        "unrelated",
+        max_job_min_runtime=0,
+        max_evictions=0,
+        preempt_checkpoint_grace="1h",
+        reclaim_checkpoint_grace="1h",
+        eviction_window="1m",
+    )
+    extended = Session(with_queue(tree, unrelated), Config(), now)
+    assert extended.tree.has_extensions
+    assert not plain.tree.has_extensions
+    assert_same_decisions(plain, extended, preemptor, victims, exact=False)
+
+
+@given(cycles(with_inputs=True))
+def test_settings_that_are_off_change_no_decision_whatever_the_job_inputs(
+    cycle: tuple[QueueTree, Job, list[Job], datetime],
+) -> None:
+    """Zero graces, zero caps and no budget (a window alone) are the same as no settings."""
+    tree, preemptor, victims, now = cycle
+    plain = Session(tree, Config(), now)
+    off_tree = QueueTree(
+        [attrs.evolve(tree[name], **OFF_SETTINGS) for name in tree]  # type: ignore[arg-type]
+    )
+    off = Session(off_tree, Config(default_eviction_window="1d"), now)
+    assert off.config.has_extensions
+    assert_same_decisions(plain, off, preemptor, victims, exact=False)
+
+
+@given(cycles(with_inputs=False), st.data())
+def test_job_inputs_without_settings_change_no_decision(
+    cycle: tuple[QueueTree, Job, list[Job], datetime], data: st.DataObject
+) -> None:
+    """A job's checkpoint inputs, with no queue or config settings, give the same decisions."""
+    tree, preemptor, victims, now = cycle
+    with_inputs = [data.draw(checkpoint_inputs(job)) for job in victims]
+    plain = Session(tree, Config(), now)
+    other = Session(tree, Config(), now)
+    for action in (PREEMPT, RECLAIM):
+        assert [v.id for v in other.eligible_victims(action, preemptor, with_inputs)] == [
+            v.id for v in plain.eligible_victims(action, preemptor, victims)
+        ]
+        assert other.next_expiry(action, preemptor, with_inputs) == plain.next_expiry(
+            action, preemptor, victims
+        )
+        for bare, job in zip(victims, with_inputs, strict=True):
+            assert other.explain(action, preemptor, job) == plain.explain(action, preemptor, bare)
+
+
+@st.composite
+def extended_trees(draw: st.DrawFn) -> QueueTree:
+    """Random trees with random section 16 settings on any queue."""
+    tree = draw(queue_trees(max_queues=6, allow_never=True))
+    durations = st.one_of(st.none(), min_runtimes(allow_never=False, max_seconds=3 * 3600))
+    queues = []
+    for name in tree:
+        queues.append(
+            attrs.evolve(
+                tree[name],
+                preempt_checkpoint_grace=draw(durations),
+                reclaim_checkpoint_grace=draw(durations),
+                max_evictions=draw(st.one_of(st.none(), st.none(), st.integers(0, 3))),
+                eviction_window=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
+                max_job_min_runtime=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
+            )
+        )
+    return QueueTree(queues)
+
+
+@st.composite
+def near_checkpoints(draw: st.DrawFn, job: Job, now: datetime) -> Job:
+    """The job with a checkpoint interval whose next checkpoint is near ``now`` (either side)."""
+    interval = draw(st.integers(60, 3 * 3600))
+    base = now + timedelta(seconds=draw(st.integers(-1800, 5400)) - interval)
+    if draw(st.booleans()):
+        return attrs.evolve(job, start_time=base, checkpoint_interval=interval)
+    start = base - timedelta(seconds=draw(st.integers(0, 3 * 3600)))
+    return attrs.evolve(job, start_time=start, last_checkpoint=base, checkpoint_interval=interval)
+
+
+@st.composite
+def extended_cycles(
+    draw: st.DrawFn, *, near: bool = False
+) -> tuple[QueueTree, Job, list[Job], datetime]:
+    """A tree with section 16 settings, a preemptor, victims with inputs (mostly preemptible,
+    some, or with ``near`` all, with a checkpoint near ``now``) and ``now``."""
+    tree = draw(extended_trees())
+    names = tuple(tree)
+    now = at(draw(st.integers(-60, 5 * 60)))
+    preemptor = attrs.evolve(draw(jobs(queues=names, id="preemptor")), priority=125)
+    victims = []
+    queues = (preemptor.queue, preemptor.queue, *names, "gone")
+    for job in draw(st.lists(jobs(queues=queues), max_size=6)):
+        job = attrs.evolve(
+            draw(checkpoint_inputs(job)),
+            preemptibility=draw(
+                st.sampled_from(["preemptible", "preemptible", "semi-preemptible", None])
+            ),
+        )
+        if near or draw(st.booleans()):
+            job = draw(near_checkpoints(job, now))
+        victims.append(job)
+    return tree, preemptor, [preemptor, *victims], now
+
+
+@st.composite
+def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
+    """A session over two queues with random settings, a preemptor and mostly eligible victims
+    (weighted tasks, elastic or not, with checkpoint inputs), some of them duplicates."""
+    settings = st.one_of(st.none(), min_runtimes(allow_never=False, max_seconds=2 * 3600))
+    tree = QueueTree(
+        [
+            Queue(
+                "team",
+                preempt_min_runtime=draw(settings),
+                reclaim_min_runtime=draw(settings),
+                preempt_checkpoint_grace=draw(settings),
+                reclaim_checkpoint_grace=draw(settings),
+                max_evictions=draw(st.one_of(st.none(), st.integers(0, 3))),
+                eviction_window=draw(settings),
+                max_job_min_runtime=draw(settings),
+            ),
+            Queue("other"),
+        ]
+    )
+    now = at(draw(st.integers(-60, 5 * 60)))
+    action = draw(st.sampled_from([PREEMPT, RECLAIM]))
+    preemptor = Job("preemptor", "team" if action is PREEMPT else "other", priority=125)
+    weights = st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.0, 8.0])
+    victims = []
+    for number in range(draw(st.integers(0, 8))):
+        job = draw(jobs(queues=("team",), id=f"v{number}", max_pod_sets=2, max_tasks=4))
+        pod_sets = [
+            attrs.evolve(
+                pod_set,
+                tasks=[attrs.evolve(task, weight=draw(weights)) for task in pod_set.tasks],
+            )
+            for pod_set in job.pod_sets
+        ]
+        job = attrs.evolve(
+            draw(checkpoint_inputs(job)),
+            priority=draw(st.sampled_from([10, 50, 50, 99])),
+            preemptibility=draw(st.sampled_from(["preemptible", "semi-preemptible"])),
+            pod_sets=pod_sets,
+        )
+        if draw(st.booleans()):
+            job = draw(near_checkpoints(job, now))
+        victims.append(job)
+    duplicate = draw(st.booleans())
+    if victims and duplicate:
+        victims.append(draw(st.sampled_from(victims)))  # the same object twice
+    return Session(tree, Config(), now), action, preemptor, victims
+
+
+@given(ranking_cycles())
+def test_rank_victims_is_the_eligible_victims_cheapest_first(
+    cycle: tuple[Session, Action, Job, list[Job]],
+) -> None:
+    """rank_victims returns exactly eligible_victims reordered, non-decreasing in unsaved work
+    (of the tasks that would go), then priority, then input order."""
+    current, action, preemptor, victims = cycle
+    ranked = current.rank_victims(action, preemptor, victims)
+    eligible = current.eligible_victims(action, preemptor, victims)
+    assert sorted(map(id, ranked)) == sorted(map(id, eligible))
+    assert len(ranked) == len(eligible)
+    work = [
+        current.unsaved_work(job, current.evictable_tasks(action, preemptor, job)) for job in ranked
+    ]
+    assert work == sorted(work)
+    # ties: lower priority first, then input order (a job listed twice keeps both places)
+    positions = {id(job): [i for i, v in enumerate(victims) if v is job] for job in ranked}
+    seen: dict[int, int] = {}
+    keys = []
+    for lost, job in zip(work, ranked, strict=True):
+        place = positions[id(job)][seen.get(id(job), 0)]
+        seen[id(job)] = seen.get(id(job), 0) + 1
+        keys.append((lost, job.priority, place))
+    assert keys == sorted(keys)
+
+
+@given(extended_cycles(near=True), st.sampled_from([PREEMPT, RECLAIM]))
+def test_grace_never_holds_a_preemptor_past_now_plus_grace(
+    cycle: tuple[QueueTree, Job, list[Job], datetime], action: Action
+) -> None:
+    """A victim protected by its checkpoint grace is protected until a time in (now, now+grace]."""
+    tree, preemptor, victims, now = cycle
+    config = Config(default_preempt_checkpoint_grace="20m", default_reclaim_checkpoint_grace="1h")
+    current = Session(tree, config, now)
+    resolver = Resolver(tree, config)
+    for job in victims:
+        decision = current.explain(action, preemptor, job)
+        if decision.protected_by != "checkpoint-grace":
+            continue
+        grace = resolver.extensions(action, preemptor.queue, job.queue).grace.to_timedelta()
+        assert decision.protected_until is not None
+        assert now < decision.protected_until <= now + grace
+        if decision.reason is Reason.CHECKPOINT_GRACE:
+            assert current.next_expiry(action, preemptor, [job]) == decision.protected_until
+
+
+@given(
+    max_evictions=st.integers(0, 3),
+    window_s=st.one_of(st.none(), st.integers(1, 7200)),
+    min_runtime_s=st.integers(0, 1800),
+    steps=st.lists(st.integers(0, 3600), min_size=1, max_size=30),
+    count_only=st.booleans(),
+)
+def test_a_job_is_never_evicted_beyond_its_budget(
+    max_evictions: int,
+    window_s: int | None,
+    min_runtime_s: int,
+    steps: list[int],
+    count_only: bool,
+) -> None:
+    """Evicting whenever eligible, never more than max evictions fall within any window."""
+    window = MinRuntime.NEVER if window_s is None else MinRuntime(window_s)
+    tree = QueueTree(
+        [
+            Queue(
+                "team",
+                reclaim_min_runtime=min_runtime_s,
+                max_evictions=max_evictions,
+                eviction_window=window,
+                reclaim_checkpoint_grace="10m",
+            ),
+            Queue("other"),
+        ]
+    )
+    preemptor = Job("rec", "other", priority=100)
+    job = victim("thrashed", "team", start=0, checkpoint_interval="25m")
+    if count_only:
+        job = attrs.evolve(job, evictions=0)
+    history: list[datetime] = []
+    now = at(0)
+    for step in steps:
+        current = Session(tree, Config(), now)
+        if current.is_eligible(RECLAIM, preemptor, job):
+            history.append(now)
+            evictions: tuple[datetime, ...] | int = len(history) if count_only else tuple(history)
+            job = attrs.evolve(job, evictions=evictions, start_time=now)
+        else:
+            assert current.explain(RECLAIM, preemptor, job).reason in (
+                Reason.PROTECTED,
+                Reason.EVICTION_BUDGET,
+                Reason.CHECKPOINT_GRACE,
+            )
+        now += timedelta(seconds=step)
+    if count_only or window_s is None:
+        assert len(history) <= max_evictions
+    else:
+        width = timedelta(seconds=window_s)
+        for moment in history:
+            assert len([t for t in history if moment - width < t <= moment]) <= max_evictions
