@@ -285,27 +285,11 @@ class Resolver:
     def _walk(
         self, memo: dict[str, Resolution], start: str, field: str, default: MinRuntime
     ) -> Resolution:
-        tree = self._tree
-        trail: list[str] = []
-        node: str | None = start
-        found: Resolution | None = None
-        while node is not None:
-            known = memo.get(node)
-            if known is not None:
-                found = known
-                break
-            value: MinRuntime | None = getattr(tree[node], field)
-            if value is not None:
-                found = Resolution(value, node)
-                memo[node] = found
-                break
-            trail.append(node)
-            node = tree.parent(node)
-        if found is None:
-            found = Resolution(default, None)
-        for name in trail:
-            memo[name] = found
-        return found
+        known = memo.get(start)
+        if known is None:
+            value, source = self.setting(field, start, default)
+            known = memo[start] = Resolution(value, source)  # type: ignore[arg-type]
+        return known
 
     def preempt(self, victim_queue: str) -> Resolution:
         """The preempt MR of a victim in ``victim_queue``."""
