@@ -403,3 +403,13 @@ def test_synthetic_mixes_elastic_semi_and_non_preemptible_jobs() -> None:
     }
     assert any(job.checkpoint_interval == 600 for job in workload.jobs)
     assert any(job.checkpoint_interval == 1800 for job in workload.jobs)
+
+
+def test_without_the_variable_the_traces_are_found_in_the_current_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An installed package has no traces: a clone's data/traces, where the command runs."""
+    monkeypatch.delenv("MINRUNTIME_TRACES", raising=False)
+    (tmp_path / "data" / "traces").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert default_traces_dir() == tmp_path / "data" / "traces"

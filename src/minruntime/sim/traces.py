@@ -70,11 +70,18 @@ _ENVIRONMENT: Final = "MINRUNTIME_TRACES"
 
 
 def default_traces_dir() -> Path:
-    """The folder the readers use by default: ``$MINRUNTIME_TRACES``, else ``data/traces`` at
-    the repository's root."""
+    """The folder the readers use by default: ``$MINRUNTIME_TRACES``, else ``data/traces`` in
+    the current directory (a clone of the repository), else beside the source tree.
+
+    The traces are not part of the wheel: from an installed package, run from a clone or set
+    ``MINRUNTIME_TRACES``.
+    """
     configured = os.environ.get(_ENVIRONMENT)
     if configured:
         return Path(configured)
+    here = Path.cwd() / "data" / "traces"
+    if here.is_dir():
+        return here
     return Path(__file__).resolve().parents[3] / "data" / "traces"
 
 
