@@ -36,17 +36,17 @@ HAND = Workload(
 HAND_TABLE = """\
 hand: 3 jobs, 4 GPUs, 2 queues
 
-reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
-0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
-1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
-never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
+policy       reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
+min-runtime  0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
+min-runtime  1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
+min-runtime  never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
 """
 
 HAND_CSV = """\
-reclaim,preempt,checkpoint,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
-0s,0s,none,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
-1m,0s,none,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
-never,0s,none,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
+policy,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+min-runtime,0s,0s,none,,,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
+min-runtime,1m,0s,none,,,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
+min-runtime,never,0s,none,,,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
 """
 
 
@@ -137,12 +137,111 @@ def test_every_combination_runs_reclaim_outermost(hand_trace: Path, tmp_path: Pa
     )
 
     assert result.status == 0, result.err
-    rows = [line.split(",")[:3] for line in csv_path.read_text(encoding="utf-8").splitlines()[1:]]
+    lines = csv_path.read_text(encoding="utf-8").splitlines()[1:]
+    rows = [line.split(",")[1:4] for line in lines]
     assert rows == [[r, p, c] for r in ("0s", "1m") for p in ("0s", "5m") for c in ("none", "50s")]
-    lost = [line.split(",")[7] for line in csv_path.read_text(encoding="utf-8").splitlines()[1:]]
+    lost = [line.split(",")[10] for line in lines]
     # 0s: a2 loses 10 + 20 restart = 30; 1m: a1 loses 120 (no checkpoint) or 20 (checkpoint at
     # 50 s), plus 20 restart: 140 or 40 GPU-seconds
     assert lost == ["0.008"] * 4 + ["0.039", "0.011", "0.039", "0.011"]
+
+
+CHECKPOINTS = Workload(
+    name="ckpt",
+    tree=QueueTree([Queue("a"), Queue("b")]),
+    deserved={"a": 2, "b": 2},
+    total_gpus=4,
+    jobs=[
+        JobSpec(id="a1", queue="a", submit=0, run_time=1000, gpus=2),
+        JobSpec(id="a2", queue="a", submit=150, run_time=1000, gpus=2),
+        JobSpec(id="b1", queue="b", submit=190, run_time=50, gpus=2),
+    ],
+)
+"""The scenario of ``tests/test_sim_policies.py`` (reclaim at 190): see there for the numbers."""
+
+POLICIES_CSV = """\
+policy,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+none,0s,0s,1m40s,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
+min-runtime,1m,0s,1m40s,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
+checkpoint-aware,1m,0s,1m40s,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
+"""
+
+
+def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
+    """none: a2 loses 80 GPU-seconds; min-runtime: a1 loses 180; checkpoint-aware waits 10 s
+    for a1's checkpoint (20 GPU-seconds of reclaim waiting) and loses nothing."""
+    jobs_file, _ = write_csv(CHECKPOINTS, tmp_path / "ckpt.csv")
+    csv_path, json_path = tmp_path / "out.csv", tmp_path / "out.json"
+
+    result = run(
+        [
+            str(jobs_file),
+            "--reclaim-min-runtime",
+            "1m",
+            "--checkpoint-interval",
+            "100s",
+            "--policy",
+            "none",
+            "min-runtime",
+            "checkpoint-aware",
+            "--checkpoint-grace",
+            "30s",
+            "--csv",
+            str(csv_path),
+            "--json",
+            str(json_path),
+        ]
+    )
+
+    assert result.status == 0, result.err
+    assert csv_path.read_text(encoding="utf-8") == POLICIES_CSV
+    header = result.out.splitlines()[2].split()
+    assert header[:7] == [
+        "policy",
+        "reclaim",
+        "preempt",
+        "checkpoint",
+        "grace",
+        "budget",
+        "evictions",
+    ]
+    runs = json.loads(json_path.read_text(encoding="utf-8"))["runs"]
+    assert [
+        (
+            r["settings"]["policy"],
+            r["settings"]["checkpoint_grace"],
+            r["metrics"]["lost_gpu_seconds"],
+        )
+        for r in runs
+    ] == [("none", "0s", 80), ("min-runtime", "0s", 180), ("checkpoint-aware", "30s", 0)]
+
+
+def test_the_eviction_budget_reaches_the_checkpoint_aware_runs_only(tmp_path: Path) -> None:
+    jobs_file, _ = write_csv(CHECKPOINTS, tmp_path / "ckpt.csv")
+    json_path = tmp_path / "out.json"
+
+    result = run(
+        [
+            str(jobs_file),
+            "--policy",
+            "min-runtime",
+            "checkpoint-aware",
+            "--max-evictions",
+            "2",
+            "--eviction-window",
+            "1h",
+            "--json",
+            str(json_path),
+        ]
+    )
+
+    assert result.status == 0, result.err
+    runs = json.loads(json_path.read_text(encoding="utf-8"))["runs"]
+    assert [(r["settings"]["max_evictions"], r["settings"]["eviction_window"]) for r in runs] == [
+        (None, "never"),
+        (2, "1h"),
+    ]
+    assert result.out.splitlines()[4].split()[4:6] == ["10m", "2/1h"]
 
 
 def test_parallel_runs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
@@ -192,17 +291,22 @@ def test_the_cluster_can_be_resized_and_the_trace_cut(hand_trace: Path) -> None:
     ]
 
 
-def test_plot_draws_lost_work_against_reclaim_waiting(
+def test_plot_draws_one_series_per_policy_of_lost_work_against_reclaim_waiting(
     hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Reclaim 0 and 1m, three policies: none runs once. Reclaim 0: a2 loses 5 s x 2 GPUs = 10
+    GPU-seconds under every policy. Reclaim 1m: b1 waits until 60 (100 GPU-seconds of reclaim
+    waiting) and a1, checkpointed at 50, loses 10 s x 2 = 20, under min-runtime and
+    checkpoint-aware alike (a1's next checkpoint, at 100, is beyond the 20 s grace)."""
     calls: list[tuple[str, object]] = []
 
     class Axes:
-        def scatter(self, xs: list[float], ys: list[float]) -> None:
-            calls.append(("scatter", (xs, ys)))
+        def plot(self, xs: list[float], ys: list[float], **style: object) -> None:
+            calls.append(("plot", (xs, ys, style)))
 
-        def annotate(self, text: str, *args: object, **kwargs: object) -> None:
-            calls.append(("annotate", text))
+        def annotate(self, text: str, point: object, **style: object) -> None:
+            place = (style["xytext"], style["horizontalalignment"])
+            calls.append(("annotate", (text, place, style["color"])))
 
         def set_xlabel(self, text: str) -> None:
             calls.append(("xlabel", text))
@@ -213,12 +317,21 @@ def test_plot_draws_lost_work_against_reclaim_waiting(
         def set_title(self, text: str) -> None:
             calls.append(("title", text))
 
+        def legend(self, **style: object) -> None:
+            calls.append(("legend", style["title"]))
+
+        def grid(self, **style: object) -> None:
+            calls.append(("grid", style))
+
+        def margins(self, **sides: object) -> None:
+            calls.append(("margins", sides))
+
     class Figure:
         def tight_layout(self) -> None:
             pass
 
-        def savefig(self, path: str) -> None:
-            calls.append(("savefig", path))
+        def savefig(self, path: str, **options: object) -> None:
+            calls.append(("savefig", (path, options)))
 
     matplotlib = types.ModuleType("matplotlib")
     matplotlib.use = lambda backend: calls.append(("use", backend))  # type: ignore[attr-defined]
@@ -239,6 +352,12 @@ def test_plot_draws_lost_work_against_reclaim_waiting(
             "5m",
             "--checkpoint-interval",
             "50s",
+            "--policy",
+            "none",
+            "min-runtime",
+            "checkpoint-aware",
+            "--checkpoint-grace",
+            "20s",
             "--plot",
             str(plot_path),
         ]
@@ -246,15 +365,44 @@ def test_plot_draws_lost_work_against_reclaim_waiting(
 
     assert result.status == 0, result.err
     assert result.out.endswith(f"wrote {plot_path}\n")
+    lost, waited = 10 / 3600, 100 / 3600
     assert calls == [
         ("use", "Agg"),
-        ("scatter", ([0.0, 100 / 3600], [10 / 3600, 20 / 3600])),
-        ("annotate", "reclaim 0s, preempt 5m, ckpt 50s"),
-        ("annotate", "reclaim 1m, preempt 5m, ckpt 50s"),
+        (
+            "plot",
+            ([0.0], [lost], {"marker": "o", "markersize": 10, "color": "C0", "label": "none"}),
+        ),
+        ("annotate", ("0s", ((5, 3), "left"), "C0")),
+        (
+            "plot",
+            (
+                [0.0, waited],
+                [lost, 2 * lost],
+                {"marker": "s", "markersize": 8, "color": "C1", "label": "min-runtime"},
+            ),
+        ),
+        ("annotate", ("0s", ((-5, 3), "right"), "C1")),  # the right is none's
+        ("annotate", ("1m", ((5, 3), "left"), "C1")),
+        (
+            "plot",
+            (
+                [0.0, waited],
+                [lost, 2 * lost],
+                {"marker": "^", "markersize": 6, "color": "C2", "label": "checkpoint-aware"},
+            ),
+        ),
+        ("annotate", ("0s", ((5, -11), "left"), "C2")),  # beside and above are taken
+        ("annotate", ("1m", ((-5, 3), "right"), "C2")),
         ("xlabel", "reclaim waiting caused by protection (GPU-hours)"),
         ("ylabel", "lost work (GPU-hours)"),
-        ("title", "hand, 4 GPUs"),
-        ("savefig", str(plot_path)),
+        (
+            "title",
+            "hand, 4 GPUs\ncheckpoints every 50s; checkpoint-aware: grace 20s, eviction budget off",
+        ),
+        ("legend", "policy (points: reclaim min-runtime)"),
+        ("grid", {"alpha": 0.3}),
+        ("margins", {"x": 0.07}),
+        ("savefig", (str(plot_path), {"dpi": 150})),
         ("close", "Figure"),
     ]
 
@@ -298,6 +446,20 @@ def test_plot_without_matplotlib_fails_after_writing_the_rest(
             "argument --restart-overhead: invalid duration 'soon' in --restart-overhead",
         ),
         (["synthetic", "--limit", "0"], "argument --limit: expected a whole number >= 1, got '0'"),
+        (
+            ["synthetic", "--policy", "fifo"],
+            "argument --policy: invalid choice: 'fifo' (choose from 'none', 'min-runtime', "
+            "'checkpoint-aware')",
+        ),
+        (
+            ["synthetic", "--checkpoint-grace", "never"],
+            "argument --checkpoint-grace: invalid duration 'never' in --checkpoint-grace",
+        ),
+        (
+            ["synthetic", "--max-evictions", "-1"],
+            "argument --max-evictions: expected a whole number >= 0, got '-1'",
+        ),
+        (["synthetic", "--eviction-window", "1h"], "--eviction-window needs --max-evictions"),
         ([], "the following arguments are required: trace"),
     ],
 )
@@ -328,7 +490,7 @@ def test_help_prints_usage_and_succeeds() -> None:
 
 
 def test_format_table_and_csv_of_no_runs_are_headers_only() -> None:
-    assert format_table([]).startswith("reclaim  preempt  checkpoint  evictions")
+    assert format_table([]).startswith("policy  reclaim  preempt  checkpoint  evictions")
     assert to_csv([]).count("\n") == 1
 
 
@@ -344,6 +506,7 @@ def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
 
     assert result.status == 0, result.err
     assert result.out.splitlines()[-1].split() == [
+        "min-runtime",
         "0s",
         "0s",
         "none",

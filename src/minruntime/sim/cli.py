@@ -5,10 +5,13 @@ Examples::
     minruntime simulate philly --gpus 704 --reclaim-min-runtime 0 10m 30m 1h 4h --jobs 2
     minruntime simulate alibaba --gpus 48 --preempt-min-runtime 0 30m --json out.json
     minruntime simulate my-trace.csv --checkpoint-interval none 30m --csv out.csv --plot out.png
+    minruntime simulate philly --gpus 704 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
+        --policy none min-runtime checkpoint-aware --checkpoint-grace 10m --jobs 2
 
 Every combination of the values given runs (reclaim outermost, then preempt, then checkpoint
-interval), in ``--jobs`` processes; the table and the files list them in that order, and the
-same arguments always give the same bytes.
+interval, then policy; policy ``none`` once per checkpoint interval, since it ignores the
+min-runtimes), in ``--jobs`` processes; the table and the files list them in that order, and
+the same arguments always give the same bytes.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import NoReturn, TextIO
 
 from minruntime.durations import MinRuntime
 from minruntime.errors import MinRuntimeError
-from minruntime.sim.model import parse_seconds
+from minruntime.sim.model import DEFAULT_CHECKPOINT_GRACE, POLICIES, parse_seconds
 from minruntime.sim.sweep import (
     TraceSource,
     format_table,
@@ -62,6 +65,23 @@ def _interval(text: str) -> int | None:
             f"invalid checkpoint interval {text!r}: use a positive duration, or 'none'"
         )
     return seconds
+
+
+def _grace(text: str) -> MinRuntime:
+    try:
+        return MinRuntime.parse(text, origin="--checkpoint-grace", allow_never=False)
+    except MinRuntimeError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
 
 
 def _overhead(text: str) -> int:
@@ -137,6 +157,37 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--resolve-method", choices=("lca", "queue"), default="lca", help="reclaim resolution"
     )
+    parser.add_argument(
+        "--policy",
+        nargs="+",
+        choices=POLICIES,
+        default=["min-runtime"],
+        metavar="POLICY",
+        help="protection policies to compare: none (no protection, min-runtimes ignored), "
+        "min-runtime (the default), checkpoint-aware (min-runtime plus checkpoint grace, "
+        "eviction budget and least-unsaved-work-first victims)",
+    )
+    parser.add_argument(
+        "--checkpoint-grace",
+        type=_grace,
+        default=DEFAULT_CHECKPOINT_GRACE,
+        metavar="DURATION",
+        help="checkpoint-aware: protect a victim whose next checkpoint is due within this "
+        f"(default {DEFAULT_CHECKPOINT_GRACE}; 0 turns it off)",
+    )
+    parser.add_argument(
+        "--max-evictions",
+        type=_count,
+        metavar="N",
+        help="checkpoint-aware: protect a job evicted N times within --eviction-window "
+        "(default: no budget)",
+    )
+    parser.add_argument(
+        "--eviction-window",
+        type=_min_runtime,
+        metavar="DURATION",
+        help="checkpoint-aware: the window of --max-evictions (default never: a job's whole life)",
+    )
     parser.add_argument("--jobs", type=_positive, default=1, help="parallel processes")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
     parser.add_argument("--csv", type=Path, metavar="PATH", help="write the results as CSV")
@@ -167,6 +218,9 @@ def main(
     except _UsageError as error:
         err.write(f"{PROG}: error: {error}\n")
         return 2
+    if args.eviction_window is not None and args.max_evictions is None:
+        err.write(f"{PROG}: error: --eviction-window needs --max-evictions\n")
+        return 2
     source = TraceSource(args.trace, limit=args.limit, gpus=args.gpus, seed=args.seed)
     try:
         workload = source.load()
@@ -179,6 +233,12 @@ def main(
         checkpoints=args.checkpoint_interval,
         restart_overhead=args.restart_overhead,
         reclaim_resolve_method=args.resolve_method,
+        policies=args.policy,
+        checkpoint_grace=args.checkpoint_grace,
+        max_evictions=args.max_evictions,
+        eviction_window=(
+            args.eviction_window if args.eviction_window is not None else MinRuntime.NEVER
+        ),
     )
     summaries = run_sweep(source, grid, jobs=args.jobs)
     out.write(

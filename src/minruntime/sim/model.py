@@ -31,9 +31,10 @@ from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, MinRuntimeError
 from minruntime.jobs import DEFAULT_PRIORITY
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
-from minruntime.queues import QueueTree
+from minruntime.queues import Queue, QueueTree
 
 __all__ = [
+    "POLICIES",
     "InvalidTrace",
     "JobSpec",
     "Settings",
@@ -45,6 +46,12 @@ __all__ = [
 ]
 
 SECOND_NS: Final = 1_000_000_000
+
+POLICIES: Final = ("none", "min-runtime", "checkpoint-aware")
+"""The protection policies a run can use (see :class:`Settings`)."""
+
+DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
+"""The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
 
 
 class SimulationError(MinRuntimeError, AssertionError):
@@ -283,6 +290,21 @@ def _check_resolve_method(instance: Settings, attribute: attrs.Attribute[str], v
         )
 
 
+def _check_policy(instance: Settings, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in POLICIES:
+        raise InvalidTrace(
+            f"policy: invalid value {value!r} (expected one of {', '.join(POLICIES)})"
+        )
+
+
+def _to_grace(value: object) -> MinRuntime:
+    return MinRuntime.parse(value, origin="Settings checkpoint_grace", allow_never=False)
+
+
+def _to_window(value: object) -> MinRuntime:
+    return MinRuntime.parse(value, origin="Settings eviction_window")
+
+
 @attrs.frozen(kw_only=True)
 class Settings:
     """The settings of one simulation run.
@@ -296,13 +318,36 @@ class Settings:
         restart_overhead: seconds a job spends restarting after a full eviction, paid again by
             every evicted task (GPU-seconds lost on top of the unsaved work).
         legacy_priority_threshold: the legacy preemptibility rule's threshold.
+        policy: how running jobs are protected and which victims go first (:data:`POLICIES`):
+
+            - ``"none"``: no protection at all: both min-runtimes are 0 whatever is given, the
+              tree's queue-level values are ignored too, and no checkpoint-aware setting
+              applies; victims in the simulator's order (lowest priority, then most recently
+              started first);
+            - ``"min-runtime"`` (the default): the min-runtimes above and the tree's, the same
+              victim order, no checkpoint-aware setting;
+            - ``"checkpoint-aware"``: the min-runtimes, plus BEHAVIOR.md section 16: every job
+              tells the Session its checkpoint interval, its last checkpoint and its past
+              evictions, the grace and budget below apply, and victims are taken in
+              :meth:`~minruntime.Session.rank_victims` order (least unsaved work first).
+        checkpoint_grace: the checkpoint grace, preempt and reclaim alike (``checkpoint-aware``
+            only; default 10m, 0 turns it off).
+        max_evictions: the eviction budget per job (``checkpoint-aware`` only; ``None``: no
+            budget).
+        eviction_window: the window of the budget (never: a job's whole life).
 
     Queue-level min-runtime settings come from the workload's tree; these defaults apply where
-    no queue sets a value.
+    no queue sets a value. Settings a policy does not use are reset (the grace to 0, the budget
+    to none; the min-runtimes to 0 for ``none``), so equal runs have equal settings.
 
     >>> settings = Settings(reclaim_min_runtime=MinRuntime("30m"))
     >>> settings.config().default_reclaim_min_runtime, settings.label
     (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none')
+    >>> aware = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware", max_evictions=3)
+    >>> aware.label
+    'reclaim=30m preempt=0s checkpoint=none policy=checkpoint-aware grace=10m budget=3'
+    >>> Settings(reclaim_min_runtime="30m", policy="none").label
+    'reclaim=0s preempt=0s checkpoint=none policy=none'
     """
 
     preempt_min_runtime: MinRuntime = attrs.field(
@@ -315,8 +360,28 @@ class Settings:
     checkpoint_interval: int | None = None
     restart_overhead: int = 0
     legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD
+    policy: str = attrs.field(default="min-runtime", validator=_check_policy)
+    checkpoint_grace: MinRuntime = attrs.field(
+        default=DEFAULT_CHECKPOINT_GRACE, converter=_to_grace
+    )
+    max_evictions: int | None = None
+    eviction_window: MinRuntime = attrs.field(default=MinRuntime.NEVER, converter=_to_window)
 
     def __attrs_post_init__(self) -> None:
+        budget = self.max_evictions
+        if budget is not None and (
+            isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
+        ):
+            raise InvalidTrace(f"max_evictions must be None or an integer >= 0, got {budget!r}")
+        if self.policy != "checkpoint-aware":
+            object.__setattr__(self, "checkpoint_grace", MinRuntime.ZERO)
+            object.__setattr__(self, "max_evictions", None)
+            object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
+        elif budget is None:
+            object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
+        if self.policy == "none":
+            object.__setattr__(self, "preempt_min_runtime", MinRuntime.ZERO)
+            object.__setattr__(self, "reclaim_min_runtime", MinRuntime.ZERO)
         interval = self.checkpoint_interval
         if interval is not None and (
             isinstance(interval, bool) or not isinstance(interval, int) or interval < 1
@@ -328,26 +393,79 @@ class Settings:
         if isinstance(overhead, bool) or not isinstance(overhead, int) or overhead < 0:
             raise InvalidTrace(f"restart_overhead must be seconds >= 0, got {overhead!r}")
 
+    @property
+    def checkpoint_aware(self) -> bool:
+        """Whether the run uses the checkpoint-aware policy."""
+        return self.policy == "checkpoint-aware"
+
     def config(self) -> Config:
         """The library configuration these settings stand for."""
         return Config(
             default_preempt_min_runtime=self.preempt_min_runtime,
             default_reclaim_min_runtime=self.reclaim_min_runtime,
             reclaim_resolve_method=self.reclaim_resolve_method,
+            default_preempt_checkpoint_grace=self.checkpoint_grace,
+            default_reclaim_checkpoint_grace=self.checkpoint_grace,
+            default_max_evictions=self.max_evictions,
+            default_eviction_window=self.eviction_window,
+        )
+
+    def tree(self, tree: QueueTree) -> QueueTree:
+        """The queue tree a run under these settings uses.
+
+        ``none`` drops every queue-level setting; ``min-runtime`` keeps the min-runtimes and
+        drops the checkpoint-aware ones; ``checkpoint-aware`` keeps the tree as it is.
+
+        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h", max_evictions=2)])
+        >>> Settings(policy="none").tree(tree)["a"]
+        Queue(name='a', parent=None, preempt_min_runtime=None, reclaim_min_runtime=None)
+        >>> Settings().tree(tree)["a"]
+        Queue(name='a', parent=None, preempt_min_runtime=None, reclaim_min_runtime=MinRuntime('1h'))
+        """
+        if self.checkpoint_aware:
+            return tree
+        plain = self.policy == "none"
+        return QueueTree(
+            [
+                Queue(
+                    name,
+                    tree[name].parent,
+                    None if plain else tree[name].preempt_min_runtime,
+                    None if plain else tree[name].reclaim_min_runtime,
+                )
+                for name in tree
+            ]
         )
 
     @property
+    def budget(self) -> str:
+        """The eviction budget as text: ``"off"``, ``"3"`` (ever) or ``"3/1d"`` (per window)."""
+        if self.max_evictions is None:
+            return "off"
+        if self.eviction_window.is_never:
+            return str(self.max_evictions)
+        return f"{self.max_evictions}/{self.eviction_window}"
+
+    @property
     def label(self) -> str:
-        """A short name for tables: the min-runtimes and the checkpoint interval."""
+        """A short name for tables: the min-runtimes, the checkpoint interval and the policy
+        (named unless it is ``min-runtime``)."""
         checkpoint = (
             "none"
             if self.checkpoint_interval is None
             else str(MinRuntime(self.checkpoint_interval))
         )
-        return (
+        label = (
             f"reclaim={self.reclaim_min_runtime} preempt={self.preempt_min_runtime} "
             f"checkpoint={checkpoint}"
         )
+        if self.policy != "min-runtime":
+            label += f" policy={self.policy}"
+        if self.checkpoint_aware:
+            label += f" grace={self.checkpoint_grace}"
+            if self.max_evictions is not None:
+                label += f" budget={self.budget}"
+        return label
 
     def to_dict(self) -> dict[str, object]:
         """The settings as JSON-ready values (durations in their canonical text)."""
@@ -358,6 +476,10 @@ class Settings:
             "checkpoint_interval": self.checkpoint_interval,
             "restart_overhead": self.restart_overhead,
             "legacy_priority_threshold": self.legacy_priority_threshold,
+            "policy": self.policy,
+            "checkpoint_grace": str(self.checkpoint_grace),
+            "max_evictions": self.max_evictions,
+            "eviction_window": str(self.eviction_window),
         }
 
 

@@ -17,8 +17,10 @@ scheduling pass runs at that instant:
    - *preempt*: victims are lower-priority jobs of its own queue.
 
    Victims are considered lowest priority first, then most recently started first (the least
-   work to lose). Every victim is chosen through a :class:`~minruntime.Session` built at the
-   pass's instant: :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
+   work to lose); under the ``checkpoint-aware`` policy, in
+   :meth:`~minruntime.Session.rank_victims` order instead (least unsaved work first, within each
+   victim queue for reclaim). Every victim is chosen through a :class:`~minruntime.Session`
+   built at the pass's instant: :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
    :meth:`~minruntime.Session.evictable_tasks` which tasks (all of a gang; for an elastic job as
    many as needed without going below its minimum), and :meth:`~minruntime.Session.validate`
    must accept the whole plan before anything is evicted. When the plan falls short, nothing is
@@ -30,6 +32,11 @@ An evicted job loses the work done since its last checkpoint (checkpoints every
 started) and a restart overhead, returns to pending, and gets a new start time when it is
 allocated again (:func:`~minruntime.stamp_start_time`). A partial eviction of an elastic job
 that keeps at least its minimum loses nothing: its remaining tasks carry its state.
+
+Under the ``checkpoint-aware`` policy each job shows the Session what the simulator knows
+(BEHAVIOR.md section 16): its ``checkpoint_interval``, its ``last_checkpoint`` (the latest
+checkpoint of its current run, the very instant whose progress an eviction keeps), the times of
+its past evictions, and a weight of 1 per task (one GPU).
 
 Invariants are checked as it runs, and a break raises :class:`SimulationError`.
 
@@ -97,6 +104,9 @@ class SimulationResult:
 class _Task:
     __slots__ = ("id", "status")
 
+    weight: Final = 1
+    """Each task is one GPU: unsaved work is counted in GPU-seconds."""
+
     def __init__(self, task_id: str) -> None:
         self.id = task_id
         self.status = _PENDING
@@ -118,7 +128,8 @@ class _Job:
         "active",
         "done",
         "epoch",
-        "evictions",
+        "eviction_count",
+        "eviction_times",
         "finish",
         "first_start",
         "id",
@@ -163,7 +174,8 @@ class _Job:
         self.pending_total = 0
         self.first_start: int | None = None
         self.finish: int | None = None
-        self.evictions = 0
+        self.eviction_count = 0
+        self.eviction_times: list[int] = []
         self.lost = 0
         self.restart_lost = 0
 
@@ -172,12 +184,66 @@ class _Job:
         """Pending order inside a queue: higher priority, then earlier arrival."""
         return (-self.priority, self.spec.submit, self.index)
 
+    def checkpoint_at(self, moment: int) -> int:
+        """The latest checkpoint of the current run at ``moment``: the run's start when it has
+        not checkpointed yet (or never does). Checkpoints fall every ``interval`` seconds after
+        the run's start; one due exactly at ``moment`` has completed."""
+        interval = self.interval
+        if not interval:
+            return self.run_start
+        return self.run_start + (moment - self.run_start) // interval * interval
+
     def progress_at(self, moment: int) -> int:
         """Work done at ``moment`` (GPU-seconds), within the current run."""
         for time, done, active in reversed(self.segments):
             if time <= moment:
                 return done + (moment - time) * active
         raise SimulationError(f"job {self.id!r}: no progress known at {moment}")  # pragma: no cover
+
+
+class _Clock:
+    """What the jobs that report their checkpoints share: the simulation's current instant, and
+    how many of its latest evictions a job shows (the largest eviction budget in use: only the
+    latest ``max_evictions`` of a job's evictions can spend its budget)."""
+
+    __slots__ = ("history", "now")
+
+    def __init__(self, history: int) -> None:
+        self.now = 0
+        self.history = history
+
+
+class _AwareJob(_Job):
+    """A job that also shows the Session its checkpoint-aware inputs (BEHAVIOR.md section 16).
+
+    ``last_checkpoint`` is :meth:`checkpoint_at` the clock's instant, the same checkpoint whose
+    progress an eviction keeps, so the Session's unsaved work is the simulator's lost work.
+    """
+
+    __slots__ = ("checkpoint_interval", "clock")
+
+    def __init__(self, spec: JobSpec, index: int, interval: int | None, clock: _Clock) -> None:
+        super().__init__(spec, index, interval)
+        self.clock = clock
+        self.checkpoint_interval = None if self.interval is None else MinRuntime(self.interval)
+
+    @property
+    def last_checkpoint(self) -> int | None:
+        """The latest completed checkpoint of the current run (seconds), or ``None``."""
+        if not self.active or not self.interval:
+            return None
+        checkpoint = self.checkpoint_at(self.clock.now)
+        return checkpoint if checkpoint > self.run_start else None
+
+    @property
+    def evictions(self) -> tuple[int, ...]:
+        """The times of its latest evictions, partial ones included (seconds): as many as the
+        largest eviction budget can count (none without a budget)."""
+        history = self.clock.history
+        return tuple(self.eviction_times[-history:]) if history else ()
+
+    requested_min_runtime: Final = None
+    """The simulator's jobs make no requests of their own."""
 
 
 class _Queue:
@@ -269,6 +335,11 @@ class _Simulation:
         self.free = workload.total_gpus
         self.used = 0
         self.version = 0
+        self.aware = settings.checkpoint_aware
+        tree = settings.tree(tree)
+        budgets = [tree[name].max_evictions for name in tree]
+        budgets.append(settings.max_evictions)
+        self.clock = _Clock(max((budget for budget in budgets if budget is not None), default=0))
         self.base = Session(
             tree,
             settings.config(),
@@ -280,7 +351,9 @@ class _Simulation:
         }
         self.queue_list = list(self.queues.values())
         self.jobs = [
-            _Job(spec, index, settings.checkpoint_interval)
+            _AwareJob(spec, index, settings.checkpoint_interval, self.clock)
+            if self.aware
+            else _Job(spec, index, settings.checkpoint_interval)
             for index, spec in enumerate(workload.jobs)
         ]
         self.events: list[tuple[int, int, int, _Job | None, int]] = []
@@ -323,6 +396,7 @@ class _Simulation:
                 break
             self._integrate(now - last)
             last = now
+            self.clock.now = now
             while events and events[0][0] == now:
                 _, kind, _, job, epoch = heapq.heappop(events)
                 if kind == _WAKE:
@@ -456,10 +530,20 @@ class _Simulation:
         session = self.base.at(now)
         plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
         freed = 0
+        ranked: list[tuple[int, list[_Job]]] = []
         for cap, members in groups:
             left = cap
-            for chunk in _chunks(members):
-                for victim in session.eligible_victims(action, job, chunk):
+            batches: Iterator[Sequence[_Job]]
+            if self.aware:
+                order = session.rank_victims(action, job, members)
+                ranked.append((cap, order))
+                batches = iter((order,))
+            else:
+                batches = (
+                    session.eligible_victims(action, job, chunk) for chunk in _chunks(members)
+                )
+            for eligible in batches:
+                for victim in eligible:
                     evictable = cast(
                         "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
                     )
@@ -489,8 +573,32 @@ class _Simulation:
         )
         if action is Action.RECLAIM:
             queue.blocked = blocked
-        queue.memo[action] = (key, retry_at, blocked)
+        if not self.aware or self._short_whatever_the_order(session, action, job, ranked, need):
+            # Until ``retry_at`` (or a change: the key), the same attempt fails the same way:
+            # no protection ends before then and nothing else moves. Under checkpoint-aware
+            # ranking the order moves with time, so only a plan short whatever the order is kept.
+            queue.memo[action] = (key, retry_at, blocked)
         return False
+
+    @staticmethod
+    def _short_whatever_the_order(
+        session: Session, action: Action, job: _Job, ranked: list[tuple[int, list[_Job]]], need: int
+    ) -> bool:
+        """Whether taking every evictable task of every eligible victim, each victim queue up to
+        its cap, would still free fewer than ``need`` GPUs (a gang larger than its queue's cap
+        can never go). Until the next expiry the eligible victims and their evictable tasks can
+        only shrink (a checkpoint grace may begin), so such a failure stays a failure."""
+        bound = 0
+        for cap, victims in ranked:
+            got = 0
+            for victim in victims:
+                evictable = len(session.evictable_tasks(action, job, victim))
+                facts = session.facts(victim)
+                if evictable > cap and not facts.elastic and facts.preemptibility is not _SEMI:
+                    continue  # a gang goes whole or not at all
+                got += evictable
+            bound += min(cap, got)
+        return bound < need
 
     @staticmethod
     def _take(
@@ -565,7 +673,8 @@ class _Simulation:
         for victim, chosen, _ in plan:
             min_runtime = session.min_runtime(action, job, victim)
             effective = session.facts(victim).preemptibility
-            self._evict(victim, chosen, now, action, job, min_runtime, effective)
+            unsaved = session.unsaved_work(victim, chosen) if self.aware else None
+            self._evict(victim, chosen, now, action, job, min_runtime, effective, unsaved)
         queue = self.queues[job.queue]
         queue.pop(job)
         if job.spec.need > self.free:
@@ -654,7 +763,10 @@ class _Simulation:
         preemptor: _Job,
         min_runtime: MinRuntime,
         preemptibility: Preemptibility,
+        unsaved: float | None = None,
     ) -> None:
+        """Evict ``chosen``; ``unsaved`` is the Session's unsaved work of them, checked against
+        the work lost when the whole job goes after a run at one size."""
         self._settle(job, now)
         before = job.active
         since_start = job.done - job.segments[0][1]
@@ -663,12 +775,13 @@ class _Simulation:
         self._release(job, len(chosen))
         lost = restart = 0
         if job.active == 0:
-            if job.interval:
-                checkpoint = job.run_start + (now - job.run_start) // job.interval * job.interval
-                saved = job.progress_at(checkpoint)
-            else:
-                saved = job.segments[0][1]
+            saved = job.progress_at(job.checkpoint_at(now))  # the run's start without one
             lost = job.done - saved
+            if unsaved is not None and len(job.segments) == 1 and unsaved != lost:
+                raise SimulationError(
+                    f"at {now}: {job.id!r} loses {lost} GPU-seconds since its checkpoint at "
+                    f"{job.checkpoint_at(now)}, but the Session counts {unsaved} unsaved"
+                )
             restart = self.settings.restart_overhead * before
             job.done = saved
             job.required += restart
@@ -682,7 +795,8 @@ class _Simulation:
             job.segments.append((now, job.done, job.active))
             self.shrunk[job.id] = job
             self._schedule_completion(job)
-        job.evictions += 1
+        job.eviction_count += 1
+        job.eviction_times.append(now)
         job.lost += lost + restart
         job.restart_lost += restart
         start = job.start_time if job.start_time is not None else now
@@ -718,7 +832,7 @@ class _Simulation:
                 first_start=job.first_start,
                 finish=job.finish,
                 pending_time=job.pending_total,
-                evictions=job.evictions,
+                evictions=job.eviction_count,
                 lost_gpu_seconds=job.lost,
                 restart_gpu_seconds=job.restart_lost,
             )

@@ -9,6 +9,15 @@ from its :class:`TraceSource`.
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[None, 1800])
 >>> [settings.label for settings in grid]
 ['reclaim=0s preempt=0s checkpoint=none', 'reclaim=0s preempt=0s checkpoint=30m', 'reclaim=1h preempt=0s checkpoint=none', 'reclaim=1h preempt=0s checkpoint=30m']
+>>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[1800],
+...                      policies=["none", "min-runtime", "checkpoint-aware"])
+>>> for settings in grid:
+...     print(settings.label)
+reclaim=0s preempt=0s checkpoint=30m policy=none
+reclaim=0s preempt=0s checkpoint=30m
+reclaim=0s preempt=0s checkpoint=30m policy=checkpoint-aware grace=10m
+reclaim=1h preempt=0s checkpoint=30m
+reclaim=1h preempt=0s checkpoint=30m policy=checkpoint-aware grace=10m
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ import attrs
 
 from minruntime.durations import MinRuntime
 from minruntime.sim.metrics import Metrics
-from minruntime.sim.model import Settings, Workload
+from minruntime.sim.model import DEFAULT_CHECKPOINT_GRACE, Settings, Workload
 from minruntime.sim.scheduler import simulate
 from minruntime.sim.traces import load_trace
 
@@ -89,18 +98,30 @@ def settings_grid(
     checkpoints: Sequence[int | None] = (None,),
     restart_overhead: int = 0,
     reclaim_resolve_method: str = "lca",
+    policies: Sequence[str] = ("min-runtime",),
+    checkpoint_grace: MinRuntime = DEFAULT_CHECKPOINT_GRACE,
+    max_evictions: int | None = None,
+    eviction_window: MinRuntime = MinRuntime.NEVER,
 ) -> list[Settings]:
-    """Every combination of the values, reclaim outermost, then preempt, then checkpoints."""
-    return [
-        Settings(
+    """Every combination of the values, reclaim outermost, then preempt, then checkpoints, then
+    policies; a combination equal to an earlier one is left out (policy ``none`` ignores the
+    min-runtimes, so it runs once per checkpoint interval)."""
+    grid: list[Settings] = []
+    for r, p, c, policy in itertools.product(reclaim, preempt, checkpoints, policies):
+        settings = Settings(
             reclaim_min_runtime=r,
             preempt_min_runtime=p,
             checkpoint_interval=c,
             restart_overhead=restart_overhead,
             reclaim_resolve_method=reclaim_resolve_method,
+            policy=policy,
+            checkpoint_grace=checkpoint_grace,
+            max_evictions=max_evictions,
+            eviction_window=eviction_window,
         )
-        for r, p, c in itertools.product(reclaim, preempt, checkpoints)
-    ]
+        if settings not in grid:
+            grid.append(settings)
+    return grid
 
 
 def _run_one(source: TraceSource, settings: Settings) -> RunSummary:
@@ -126,9 +147,12 @@ def run_sweep(source: TraceSource, grid: Sequence[Settings], *, jobs: int = 1) -
 # -- reports ---------------------------------------------------------------------------------
 
 _COLUMNS: Final = (
+    "policy",
     "reclaim",
     "preempt",
     "checkpoint",
+    "grace",
+    "budget",
     "evictions",
     "reclaim_ev",
     "preempt_ev",
@@ -164,9 +188,12 @@ def _row(summary: RunSummary) -> dict[str, object]:
     m = summary.metrics
     s = summary.settings
     return {
+        "policy": s.policy,
         "reclaim": str(s.reclaim_min_runtime),
         "preempt": str(s.preempt_min_runtime),
         "checkpoint": _checkpoint(s),
+        "grace": str(s.checkpoint_grace) if s.checkpoint_aware else "",
+        "budget": s.budget if s.checkpoint_aware else "",
         "evictions": m.evictions,
         "reclaim_ev": m.reclaim_evictions,
         "preempt_ev": m.preempt_evictions,
@@ -181,11 +208,16 @@ def _row(summary: RunSummary) -> dict[str, object]:
 
 
 def format_table(summaries: Sequence[RunSummary]) -> str:
-    """A plain-text comparison table, one line per run (delays as durations)."""
-    header = (
-        "reclaim",
-        "preempt",
-        "checkpoint",
+    """A plain-text comparison table, one line per run (delays as durations).
+
+    The grace and budget columns appear when some run is checkpoint-aware (blank for the others).
+    """
+    aware = any(summary.settings.checkpoint_aware for summary in summaries)
+    settings_columns: tuple[str, ...] = ("policy", "reclaim", "preempt", "checkpoint")
+    if aware:
+        settings_columns += ("grace", "budget")
+    header: tuple[str, ...] = (
+        *settings_columns,
         "evictions",
         "(reclaim/preempt)",
         "evicted jobs",
@@ -196,14 +228,12 @@ def format_table(summaries: Sequence[RunSummary]) -> str:
         "JCT mean",
         "util",
     )
-    lines = [header]
+    lines: list[tuple[str, ...]] = [header]
     for summary in summaries:
         row = _row(summary)
         lines.append(
             (
-                str(row["reclaim"]),
-                str(row["preempt"]),
-                str(row["checkpoint"]),
+                *(str(row[column]) for column in settings_columns),
                 str(row["evictions"]),
                 f"{row['reclaim_ev']}/{row['preempt_ev']}",
                 str(row["evicted_jobs"]),
@@ -218,7 +248,7 @@ def format_table(summaries: Sequence[RunSummary]) -> str:
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = [
         "  ".join(
-            cell.rjust(width) if i >= 3 else cell.ljust(width)
+            cell.rjust(width) if i >= len(settings_columns) else cell.ljust(width)
             for i, (cell, width) in enumerate(zip(line, widths, strict=True))
         ).rstrip()
         for line in lines
@@ -251,8 +281,113 @@ def to_csv(summaries: Sequence[RunSummary]) -> str:
     return buffer.getvalue()
 
 
+def _series_key(settings: Settings) -> tuple[object, ...]:
+    """What a run's series is: every setting but the reclaim min-runtime."""
+    return (
+        settings.policy,
+        settings.preempt_min_runtime,
+        settings.checkpoint_interval,
+        settings.checkpoint_grace,
+        settings.budget,
+        settings.restart_overhead,
+        settings.reclaim_resolve_method,
+    )
+
+
+def _series_label(settings: Settings, summaries: Sequence[RunSummary]) -> str:
+    """The policy, and the other settings that tell this series from the others."""
+    others = [summary.settings for summary in summaries]
+    parts = [settings.policy]
+    protecting = [other for other in others if other.policy != "none"]
+    if settings.policy != "none" and any(
+        other.preempt_min_runtime != settings.preempt_min_runtime for other in protecting
+    ):
+        parts.append(f"preempt {settings.preempt_min_runtime}")
+    if any(other.checkpoint_interval != settings.checkpoint_interval for other in others):
+        parts.append(f"checkpoint {_checkpoint(settings)}")
+    aware = [other for other in others if other.checkpoint_aware]
+    if settings.checkpoint_aware and any(
+        (other.checkpoint_grace, other.budget) != (settings.checkpoint_grace, settings.budget)
+        for other in aware
+    ):
+        parts.append(f"grace {settings.checkpoint_grace}, budget {settings.budget}")
+    if any(other.restart_overhead != settings.restart_overhead for other in others):
+        parts.append(f"restart {MinRuntime(settings.restart_overhead)}")
+    if any(other.reclaim_resolve_method != settings.reclaim_resolve_method for other in others):
+        parts.append(settings.reclaim_resolve_method)
+    return ", ".join(parts)
+
+
+def _common(summaries: Sequence[RunSummary]) -> str:
+    """The settings every run shares that the series labels leave out: a second title line."""
+    if not summaries:
+        return ""
+    parts = []
+    intervals = {summary.settings.checkpoint_interval for summary in summaries}
+    if len(intervals) == 1:
+        interval = intervals.pop()
+        parts.append(
+            "no checkpoints" if interval is None else f"checkpoints every {MinRuntime(interval)}"
+        )
+    aware = {
+        (summary.settings.checkpoint_grace, summary.settings.budget)
+        for summary in summaries
+        if summary.settings.checkpoint_aware
+    }
+    if len(aware) == 1:
+        grace, budget = aware.pop()
+        parts.append(f"checkpoint-aware: grace {grace}, eviction budget {budget}")
+    return "\n" + "; ".join(parts) if parts else ""
+
+
+_MARKERS: Final = ("o", "s", "^", "D", "v", "P", "X", "*")
+_AXES_POINTS: Final = (470.0, 300.0)
+"""Roughly the plot area's width and height in points (8 x 5.5 inch figure, less margins)."""
+_LABEL_POINTS: Final = (20.0, 10.0)
+"""Roughly the width and height of a short label at font size 8, in points."""
+_PLACES: Final = tuple((side, rise) for rise in (3, -11, 14, -22, 25, -33) for side in (5, -5))
+"""Where a point's label may go, tried in turn: (points right of the point, negative for left;
+points up). The first place free of other labels and markers is taken."""
+
+
+def _label_places(points: Sequence[tuple[float, float]]) -> list[tuple[int, int]]:
+    """A place (see :data:`_PLACES`) for each point's label, so that labels overlap neither
+    each other nor the markers as far as the places tried allow; labels are placed in the order
+    given."""
+    if not points:
+        return []
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    x_scale = _AXES_POINTS[0] / ((max(xs) - min(xs)) or 1.0)
+    y_scale = _AXES_POINTS[1] / ((max(ys) - min(ys)) or 1.0)
+    width, height = _LABEL_POINTS
+    taken = [
+        (x * x_scale - 4, y * y_scale - 4, x * x_scale + 4, y * y_scale + 4) for x, y in points
+    ]
+    places = []
+    for x, y in points:
+        px, py = x * x_scale, y * y_scale
+        chosen = _PLACES[0]
+        for side, rise in _PLACES:
+            left = px + side if side > 0 else px + side - width
+            box = (left, py + rise, left + width, py + rise + height)
+            if all(
+                box[2] <= other[0] or other[2] <= box[0] or box[3] <= other[1] or other[3] <= box[1]
+                for other in taken
+            ):
+                chosen = (side, rise)
+                break
+        side, rise = chosen
+        left = px + side if side > 0 else px + side - width
+        taken.append((left, py + rise, left + width, py + rise + height))
+        places.append(chosen)
+    return places
+
+
 def plot(summaries: Sequence[RunSummary], path: str | os.PathLike[str], *, title: str) -> None:
-    """Lost GPU-hours against reclaim waiting GPU-hours, one labelled point per run.
+    """Lost GPU-hours against reclaim waiting GPU-hours: one point per run, one series per
+    policy (and per value of any other setting that differs between runs), each point
+    labelled with its reclaim min-runtime and a series' points joined in the grid's order.
 
     Needs matplotlib (``pip install matplotlib``), imported only here.
 
@@ -267,21 +402,48 @@ def plot(summaries: Sequence[RunSummary], path: str | os.PathLike[str], *, title
         raise ImportError(
             "--plot needs matplotlib, which is not installed: pip install matplotlib"
         ) from None
-    figure, axes = pyplot.subplots(figsize=(7, 5))
-    xs = [summary.metrics.reclaim_waiting_gpu_hours for summary in summaries]
-    ys = [summary.metrics.lost_gpu_hours for summary in summaries]
-    axes.scatter(xs, ys)
-    for summary, x, y in zip(summaries, xs, ys, strict=True):
-        s = summary.settings
-        label = f"reclaim {s.reclaim_min_runtime}"
-        if s.preempt_min_runtime:
-            label += f", preempt {s.preempt_min_runtime}"
-        if s.checkpoint_interval is not None:
-            label += f", ckpt {_checkpoint(s)}"
-        axes.annotate(label, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    series: dict[tuple[object, ...], list[RunSummary]] = {}
+    for summary in summaries:
+        series.setdefault(_series_key(summary.settings), []).append(summary)
+    figure, axes = pyplot.subplots(figsize=(8, 5.5))
+    places = iter(
+        _label_places(
+            [
+                (run.metrics.reclaim_waiting_gpu_hours, run.metrics.lost_gpu_hours)
+                for runs in series.values()
+                for run in runs
+            ]
+        )
+    )
+    for number, runs in enumerate(series.values()):
+        xs = [run.metrics.reclaim_waiting_gpu_hours for run in runs]
+        ys = [run.metrics.lost_gpu_hours for run in runs]
+        color = f"C{number % 10}"
+        axes.plot(
+            xs,
+            ys,
+            marker=_MARKERS[number % len(_MARKERS)],
+            markersize=max(4, 10 - 2 * number),  # equal points show as nested markers
+            color=color,
+            label=_series_label(runs[0].settings, summaries),
+        )
+        for run, x, y in zip(runs, xs, ys, strict=True):
+            place = next(places)
+            axes.annotate(
+                str(run.settings.reclaim_min_runtime),
+                (x, y),
+                textcoords="offset points",
+                xytext=place,
+                horizontalalignment="left" if place[0] > 0 else "right",
+                fontsize=8,
+                color=color,
+            )
     axes.set_xlabel("reclaim waiting caused by protection (GPU-hours)")
     axes.set_ylabel("lost work (GPU-hours)")
-    axes.set_title(title)
+    axes.set_title(title + _common(summaries))
+    axes.legend(title="policy (points: reclaim min-runtime)", fontsize=8, title_fontsize=8)
+    axes.grid(alpha=0.3)
+    axes.margins(x=0.07)  # room for labels left of the points at zero waiting
     figure.tight_layout()
-    figure.savefig(os.fspath(path))
+    figure.savefig(os.fspath(path), dpi=150)
     pyplot.close(figure)
