@@ -268,6 +268,7 @@ class Resolver:
         "_reclaim_walk",
         "_settings",
         "_tree",
+        "known_reclaim",
         "misses",
     )
 
@@ -277,6 +278,9 @@ class Resolver:
         self._preempt: dict[str, Resolution] = {}
         self._reclaim_walk: dict[str, Resolution] = {}
         self._pairs: dict[tuple[str, str], Resolution] = {}
+        self.known_reclaim: Callable[[tuple[str, str]], Resolution | None] = self._pairs.get
+        """The reclaim resolution of a (preemptor queue, victim queue) pair already resolved,
+        else ``None``: a plain dict lookup, for callers on a hot path."""
         self._settings: dict[str, dict[str, tuple[object, str | None]]] = {}
         self._extensions: dict[tuple[Action, str, str], Extensions] = {}
         self.misses = 0

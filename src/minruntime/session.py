@@ -131,6 +131,7 @@ class Session:
         "_extended",
         "_facts",
         "_influence",
+        "_known_pair",
         "_lookups",
         "_misses",
         "_now",
@@ -167,6 +168,7 @@ class Session:
         self._tables: dict[Action, MinRuntimeTable] = {}
         self._extended = tree.has_extensions or config.has_extensions
         self._influence: Counter[str] = Counter()
+        self._known_pair = self._resolver.known_reclaim
 
     @property
     def now(self) -> datetime:
@@ -224,6 +226,10 @@ class Session:
 
     def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
         """The reclaim MR between two queues, by the configured method."""
+        known = self._known_pair((preemptor_queue, victim_queue))  # the warm path: one lookup
+        if known is not None:
+            self._lookups += 1
+            return known.min_runtime
         return self._resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
 
     def min_runtime_table(self, action: Action | str) -> MinRuntimeTable:
