@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 import attrs
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from minruntime import (
     FOREVER,
@@ -25,7 +24,7 @@ from minruntime import (
     Session,
     Task,
 )
-from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
+from minruntime.testing import Situation, situations
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 LONG_AGO = NOW - timedelta(hours=1)  # 2026-01-01T11:00:00Z
@@ -357,50 +356,8 @@ def test_explain_takes_the_action_by_name_and_reports_the_sessions_now() -> None
 # -- properties ---------------------------------------------------------------------------------
 
 
-@attrs.frozen
-class World:
-    """A random situation: a tree, a configuration, ``now``, an action, a preemptor, victims."""
-
-    tree: QueueTree
-    config: Config
-    now: datetime
-    action: Action
-    preemptor: Job
-    victims: list[Job]
-
-    def session(self) -> Session:
-        return Session(self.tree, self.config, self.now)
-
-
-@st.composite
-def worlds(draw: st.DrawFn) -> World:
-    tree = draw(queue_trees(max_queues=3))
-    names = (*tree, *tree, "ghost")
-    defaults = st.one_of(st.just(MinRuntime("1h")), min_runtimes(max_seconds=6 * 3600))
-    config = Config(
-        default_preempt_min_runtime=draw(defaults),
-        default_reclaim_min_runtime=draw(defaults),
-        reclaim_resolve_method=draw(st.sampled_from(["lca", "queue"])),
-    )
-    now = BASE_TIME + timedelta(seconds=draw(st.integers(-900, 8 * 3600)))
-    action = draw(st.sampled_from(list(Action)))
-    preemptor = draw(jobs(queues=names))
-    preemptor = attrs.evolve(preemptor, priority=draw(st.sampled_from([50, 100, 125, 200])))
-    victim_queues = (preemptor.queue,) * 4 + names if action is Action.PREEMPT else names
-    victims = []
-    for _ in range(draw(st.integers(0, 6))):
-        victim = draw(jobs(queues=victim_queues))
-        if draw(st.integers(0, 3)):
-            ago = timedelta(seconds=draw(st.integers(-600, 6 * 3600)))
-            victim = attrs.evolve(victim, start_time=now - ago)
-        victims.append(victim)
-    if draw(st.booleans()):
-        victims.append(preemptor)
-    return World(tree, config, now, action, preemptor, victims)
-
-
-@given(worlds())
-def test_explain_allows_exactly_what_is_eligible(world: World) -> None:
+@given(situations())
+def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
     """Law: ``explain(...).allowed == is_eligible(...)``, and the decision's own truth, its
     reason's and its sentence's verdict agree."""
     s = world.session()
@@ -415,8 +372,8 @@ def test_explain_allows_exactly_what_is_eligible(world: World) -> None:
         )
 
 
-@given(worlds())
-def test_explain_reports_the_sessions_min_runtime_and_protection(world: World) -> None:
+@given(situations())
+def test_explain_reports_the_sessions_min_runtime_and_protection(world: Situation) -> None:
     """Law: a decision's MR and ``protected_until`` are the session's answers for the same pair."""
     s = world.session()
     for victim in world.victims:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -29,7 +28,7 @@ from minruntime import (
     protected_until,
     resolve,
 )
-from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
+from minruntime.testing import Situation, situations
 from minruntime.victims import (
     TaskOrder,
     evictable_tasks,
@@ -666,59 +665,8 @@ def test_next_expiry_of_a_future_start() -> None:
 # -- properties ---------------------------------------------------------------------------------
 
 
-@attrs.frozen
-class World:
-    """A random situation: a tree, a configuration, ``now``, an action, a preemptor, victims."""
-
-    tree: QueueTree
-    config: Config
-    now: datetime
-    action: Action
-    preemptor: Job
-    victims: list[Job]
-
-    def session(self, now: datetime | None = None) -> Session:
-        return Session(self.tree, self.config, self.now if now is None else now)
-
-
-@st.composite
-def worlds(draw: st.DrawFn) -> World:
-    """Small random trees and jobs from ``minruntime.testing``, biased towards real candidates.
-
-    For preempt most victims share the preemptor's queue; some victims sit in a queue that is
-    not in the tree (``ghost``); most get a start time near ``now``; the preemptor itself is
-    sometimes among them.
-    """
-    tree = draw(queue_trees(max_queues=3))
-    names = (*tree, *tree, "ghost")
-    defaults = st.one_of(
-        st.sampled_from([MinRuntime("10m"), MinRuntime("1h")]), min_runtimes(max_seconds=6 * 3600)
-    )
-    config = Config(
-        default_preempt_min_runtime=draw(defaults),
-        default_reclaim_min_runtime=draw(defaults),
-        reclaim_resolve_method=draw(st.sampled_from(["lca", "queue"])),
-    )
-    seconds = st.one_of(st.integers(-900, 6 * 3600), st.integers(0, 16 * 86_400))
-    now = BASE_TIME + timedelta(seconds=draw(seconds))
-    action = draw(st.sampled_from(list(Action)))
-    preemptor = draw(jobs(queues=names))
-    preemptor = attrs.evolve(preemptor, priority=draw(st.sampled_from([50, 100, 125, 200])))
-    victim_queues = (preemptor.queue,) * 4 + names if action is Action.PREEMPT else names
-    victims = []
-    for _ in range(draw(st.integers(0, 8))):
-        victim = draw(jobs(queues=victim_queues))
-        if draw(st.integers(0, 3)):
-            ago = timedelta(seconds=draw(st.integers(-600, 6 * 3600)))
-            victim = attrs.evolve(victim, start_time=now - ago)
-        victims.append(victim)
-    if draw(st.booleans()):
-        victims.insert(draw(st.integers(0, len(victims))), preemptor)
-    return World(tree, config, now, action, preemptor, victims)
-
-
-@given(worlds())
-def test_eligible_victims_equals_filtering_one_by_one(world: World) -> None:
+@given(situations())
+def test_eligible_victims_equals_filtering_one_by_one(world: Situation) -> None:
     """Law: the batch form returns exactly the victims ``is_eligible`` accepts, in input order."""
     batch = world.session().eligible_victims(world.action, world.preemptor, world.victims)
     single = world.session()
@@ -730,8 +678,10 @@ def test_eligible_victims_equals_filtering_one_by_one(world: World) -> None:
     assert [id(victim) for victim in batch] == [id(victim) for victim in expected]
 
 
-@given(worlds(), st.data())
-def test_eligible_victims_does_not_depend_on_input_order(world: World, data: st.DataObject) -> None:
+@given(situations(), st.data())
+def test_eligible_victims_does_not_depend_on_input_order(
+    world: Situation, data: st.DataObject
+) -> None:
     """Law: as a set, the eligible victims do not depend on the order they are given in."""
     shuffled = data.draw(st.permutations(world.victims))
     first = world.session().eligible_victims(world.action, world.preemptor, world.victims)
@@ -739,9 +689,9 @@ def test_eligible_victims_does_not_depend_on_input_order(world: World, data: st.
     assert {id(victim) for victim in first} == {id(victim) for victim in second}
 
 
-@given(worlds(), st.integers(0, 20 * 86_400))
+@given(situations(), st.integers(0, 20 * 86_400))
 def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
-    world: World, seconds: int
+    world: Situation, seconds: int
 ) -> None:
     """Law: a victim eligible at ``now`` is still eligible at any later instant."""
     s = world.session()
@@ -751,8 +701,8 @@ def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
             assert later.is_eligible(world.action, world.preemptor, victim)
 
 
-@given(worlds())
-def test_evictable_tasks_are_active_tasks_of_the_victim_each_once(world: World) -> None:
+@given(situations())
+def test_evictable_tasks_are_active_tasks_of_the_victim_each_once(world: Situation) -> None:
     """Law: evictable tasks are a duplicate-free subset of the victim's active tasks, and none
     exist unless the victim is eligible."""
     s = world.session()
@@ -794,8 +744,8 @@ def passes_fundamentals(action: Action, tree: QueueTree, preemptor: Job, victim:
     return sum(actives) > 0
 
 
-@given(worlds())
-def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: World) -> None:
+@given(situations())
+def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: Situation) -> None:
     """Law: next_expiry is the minimum ``protected_until`` after ``now`` over the victims that
     pass every fundamental, have a finite MR, are protected now and are not semi-preemptible."""
     tree, config, now, action, preemptor = (
@@ -822,8 +772,8 @@ def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: Wor
     assert world.session().next_expiry(action, preemptor, world.victims) == expected
 
 
-@given(worlds())
-def test_eligibility_is_the_fundamentals_then_the_min_runtime_filter(world: World) -> None:
+@given(situations())
+def test_eligibility_is_the_fundamentals_then_the_min_runtime_filter(world: Situation) -> None:
     """Law: eligible iff the independently written fundamentals and the min-runtime filter pass."""
     s = world.session()
     for victim in world.victims:
