@@ -25,7 +25,18 @@ from datetime import datetime
 from minruntime._time import FOREVER, Instant, from_ns, optional_to_ns, to_ns
 from minruntime.durations import MinRuntime
 
-__all__ = ["FOREVER", "is_protected", "protected_until"]
+__all__ = ["FOREVER", "is_protected", "protected_ns", "protected_until"]
+
+
+def protected_ns(min_runtime: MinRuntime, start_ns: int | None, now_ns: int) -> bool:
+    """The protection predicate on nanoseconds: never, else ``now < start + MR``.
+
+    >>> protected_ns(MinRuntime("1s"), 0, 999_999_999), protected_ns(MinRuntime("1s"), 0, 10**9)
+    (True, False)
+    """
+    if min_runtime._ns < 0:
+        return True
+    return start_ns is not None and now_ns < start_ns + min_runtime._ns
 
 
 def is_protected(min_runtime: MinRuntime, start_time: Instant | None, now: Instant) -> bool:
@@ -49,10 +60,7 @@ def is_protected(min_runtime: MinRuntime, start_time: Instant | None, now: Insta
     now_ns = to_ns(now, "now")
     if min_runtime.is_never:
         return True
-    start_ns = optional_to_ns(start_time, "the start time")
-    if start_ns is None:
-        return False
-    return now_ns < start_ns + min_runtime._ns
+    return protected_ns(min_runtime, optional_to_ns(start_time, "the start time"), now_ns)
 
 
 def protected_until(min_runtime: MinRuntime, start_time: Instant | None) -> datetime | None:

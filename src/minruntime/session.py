@@ -34,6 +34,7 @@ from minruntime.checkpoints import (
     FOREVER_NS,
     MIN_RUNTIME,
     Extensions,
+    JobInputs,
     effective_min_runtime_ns,
     protection,
     unsaved_work,
@@ -61,6 +62,8 @@ from minruntime.victims import (
 __all__ = ["Session", "SessionStats"]
 
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_NO_SETTINGS: Final = Extensions()
+_NO_INPUTS: Final = JobInputs()
 _PROTECTED_REASONS: Final = frozenset(
     {Reason.PROTECTED, Reason.EVICTION_BUDGET, Reason.CHECKPOINT_GRACE}
 )
@@ -273,6 +276,15 @@ class Session:
 
     # -- protection and filters -----------------------------------------------------------------
 
+    def _settings(
+        self, action: Action, preemptor: JobFacts, victim: JobFacts
+    ) -> tuple[Extensions, JobInputs]:
+        """The section 16 settings and inputs that apply; all off when the session uses none."""
+        if not self._extended:
+            return _NO_SETTINGS, _NO_INPUTS
+        settings = self._resolver.extensions(action, preemptor.queue, victim.queue)
+        return settings, victim.inputs()
+
     def _protection(
         self, action: Action, preemptor: JobFacts, victim: JobFacts
     ) -> tuple[str | None, int | None, Resolution]:
@@ -281,24 +293,15 @@ class Session:
         mr = resolution.min_runtime._ns
         if mr < 0:
             return "never", FOREVER_NS, resolution
-        start = victim.start_ns
-        if not self._extended:
-            if start is not None and self._now_ns < start + mr:
-                return MIN_RUNTIME, start + mr, resolution
-            return None, None, resolution
-        settings = self._resolver.extensions(action, preemptor.queue, victim.queue)
-        kind, until = protection(mr, start, victim.inputs(), settings, self._now_ns)
+        settings, inputs = self._settings(action, preemptor, victim)
+        kind, until = protection(mr, victim.start_ns, inputs, settings, self._now_ns)
         return kind, until, resolution
 
     def _effective_ns(
         self, action: Action, preemptor: JobFacts, victim: JobFacts, mr_ns: int
     ) -> int:
-        if not self._extended:
-            return mr_ns
-        settings = self._resolver.extensions(action, preemptor.queue, victim.queue)
-        return effective_min_runtime_ns(
-            mr_ns, victim.inputs().requested_ns, settings.max_job_min_runtime
-        )
+        settings, inputs = self._settings(action, preemptor, victim)
+        return effective_min_runtime_ns(mr_ns, inputs.requested_ns, settings.max_job_min_runtime)
 
     def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """Whether ``victim`` is protected now, fundamentals aside.

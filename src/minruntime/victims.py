@@ -30,6 +30,7 @@ from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
 from minruntime.jobs import JobFacts, TaskLike
 from minruntime.preemptibility import Preemptibility
+from minruntime.protection import protected_ns
 from minruntime.resolution import Action
 
 __all__ = [
@@ -63,17 +64,6 @@ _BY_KIND: Final = {
     EVICTION_BUDGET: Reason.EVICTION_BUDGET,
     CHECKPOINT_GRACE: Reason.CHECKPOINT_GRACE,
 }
-
-
-def protected_ns(min_runtime: MinRuntime, start_ns: int | None, now_ns: int) -> bool:
-    """The protection predicate on nanoseconds: never, else ``now < start + MR``.
-
-    >>> protected_ns(MinRuntime("1s"), 0, 999_999_999), protected_ns(MinRuntime("1s"), 0, 10**9)
-    (True, False)
-    """
-    if min_runtime._ns < 0:
-        return True
-    return start_ns is not None and now_ns < start_ns + min_runtime._ns
 
 
 ALLOWED: Final = frozenset({Reason.ELIGIBLE, Reason.DEFERRED})
