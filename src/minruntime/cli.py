@@ -113,7 +113,7 @@ def _protection_status(session: Session, job: SnapshotJob) -> tuple[dict[str, An
     facts = session.facts(job.job)
     resolution = session.resolve(Action.PREEMPT, facts.queue, facts.queue)
     until = session.protected_until(Action.PREEMPT, job.job, job.job)
-    protected = session.is_protected(Action.PREEMPT, job.job, job.job)
+    protected = until is not None and until > session.now  # protected until a later instant
     data = {
         "minRuntime": str(resolution.min_runtime),
         "source": resolution.source,
