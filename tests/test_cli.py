@@ -794,3 +794,17 @@ def test_python_dash_m_minruntime_prints_the_json_report() -> None:
     report = json.loads(completed.stdout)
     assert report["schema"] == JSON_SCHEMA_ID
     assert completed.stdout == run(["explain", "--output", "json"]).out
+
+
+class _ClosedPipe(io.StringIO):
+    """A reader that went away, like ``head`` after its first line."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_going_away_stops_the_command_quietly() -> None:
+    err = io.StringIO()
+    status = main(["explain"], stdin=io.StringIO(), stdout=_ClosedPipe(), stderr=err)
+    assert status == 141
+    assert err.getvalue() == ""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -517,11 +518,27 @@ def main(
     """Run the command line and return its exit status.
 
     ``now`` is the current time for ``--now``'s default; the command reads the clock once,
-    here, when it is not given.
+    here, when it is not given. When the reader of the output goes away (``minruntime explain
+    | head``), the command stops quietly with status 141, as a program killed by SIGPIPE would.
     """
     stdin = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
+    try:
+        return _main(argv, stdin, out, err, now)
+    except BrokenPipeError:
+        if out is sys.stdout:  # nothing more can be written; keep the exit flush quiet too
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _main(
+    argv: Sequence[str] | None,
+    stdin: TextIO,
+    out: TextIO,
+    err: TextIO,
+    now: datetime | None,
+) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "simulate":
         from minruntime.sim.cli import main as simulate
@@ -546,6 +563,8 @@ def main(
     except _UsageError as error:
         err.write(f"minruntime: error: {error}\n")
         return 2
+    except BrokenPipeError:
+        raise
     except (MinRuntimeError, LookupError, OSError) as error:
         for line in _error_lines(error):
             err.write(f"minruntime: error: {line}\n")
