@@ -1,13 +1,36 @@
-"""minruntime: minimum-runtime protection and preemptibility policy for cluster schedulers."""
+"""minruntime: minimum-runtime protection and preemptibility policy for cluster schedulers.
+
+The public surface is this module's ``__all__``: the values a scheduler builds (queues, a
+configuration, jobs), the :class:`Session` it asks once per cycle (and its :class:`Cycle` form
+for many preemptors), the answers (decisions, scenario results, selections) and the errors. The
+Kubernetes reader is :mod:`minruntime.kube`, the Hypothesis strategies :mod:`minruntime.testing`;
+neither is imported here. Everything in a module whose name starts with ``_`` is private.
+
+>>> import minruntime
+>>> "Session" in minruntime.__all__ and "JobFacts" not in dir(minruntime)
+True
+"""
 
 from __future__ import annotations
 
+from minruntime._time import FOREVER
 from minruntime.config import Config
-from minruntime.decisions import Decision, Reason
+from minruntime.decisions import (
+    Action,
+    Decision,
+    Failure,
+    FailureKind,
+    ProtectionKind,
+    Reason,
+    Resolution,
+    ScenarioResult,
+    Selection,
+)
 from minruntime.durations import MinRuntime
 from minruntime.errors import (
     InvalidConfiguration,
     InvalidDuration,
+    InvalidJob,
     InvalidObject,
     InvalidPreemptibility,
     InvalidQueueTree,
@@ -17,10 +40,8 @@ from minruntime.errors import (
     UnknownQueue,
 )
 from minruntime.jobs import (
-    ACTIVE_STATUSES,
-    ALLOCATED_STATUSES,
     Job,
-    JobFacts,
+    JobInputs,
     JobLike,
     PodSet,
     PodSetLike,
@@ -29,76 +50,51 @@ from minruntime.jobs import (
     TaskStatus,
 )
 from minruntime.preemptibility import (
-    LEGACY_PRIORITY_THRESHOLD,
-    PREEMPTIBILITY_KEY,
-    PRIORITY_BUILD,
-    PRIORITY_BUILD_PREEMPTIBLE,
-    PRIORITY_CLASSES,
-    PRIORITY_INFERENCE,
-    PRIORITY_TRAIN,
     Owner,
     Preemptibility,
     PreemptibilityResult,
     PreemptibilitySource,
     determine_preemptibility,
 )
-from minruntime.protection import FOREVER, is_protected, protected_until
-from minruntime.queues import Queue, QueueTree
-from minruntime.resolution import Action, MinRuntimeTable, Resolution, Resolver, resolve
-from minruntime.session import Session, SessionStats
-from minruntime.starttime import (
-    START_TIME_ANNOTATION,
-    ParsedTime,
-    format_start_time,
-    parse_rfc3339,
-    parse_start_time,
-    stamp_start_time,
-)
-from minruntime.validation import Failure, FailureKind, ScenarioResult
+from minruntime.queues import ProtectionSettings, Queue, QueueTree
+from minruntime.session import Cycle, Session, SessionStats
+from minruntime.starttime import format_start_time, parse_start_time, stamp_start_time
 
 __all__ = [
-    "ACTIVE_STATUSES",
-    "ALLOCATED_STATUSES",
     "FOREVER",
-    "LEGACY_PRIORITY_THRESHOLD",
-    "PREEMPTIBILITY_KEY",
-    "PRIORITY_BUILD",
-    "PRIORITY_BUILD_PREEMPTIBLE",
-    "PRIORITY_CLASSES",
-    "PRIORITY_INFERENCE",
-    "PRIORITY_TRAIN",
-    "START_TIME_ANNOTATION",
     "Action",
     "Config",
+    "Cycle",
     "Decision",
     "Failure",
     "FailureKind",
     "InvalidConfiguration",
     "InvalidDuration",
+    "InvalidJob",
     "InvalidObject",
     "InvalidPreemptibility",
     "InvalidQueueTree",
     "InvalidScenario",
     "InvalidTimestamp",
     "Job",
-    "JobFacts",
+    "JobInputs",
     "JobLike",
     "MinRuntime",
     "MinRuntimeError",
-    "MinRuntimeTable",
     "Owner",
-    "ParsedTime",
     "PodSet",
     "PodSetLike",
     "Preemptibility",
     "PreemptibilityResult",
     "PreemptibilitySource",
+    "ProtectionKind",
+    "ProtectionSettings",
     "Queue",
     "QueueTree",
     "Reason",
     "Resolution",
-    "Resolver",
     "ScenarioResult",
+    "Selection",
     "Session",
     "SessionStats",
     "Task",
@@ -107,12 +103,12 @@ __all__ = [
     "UnknownQueue",
     "determine_preemptibility",
     "format_start_time",
-    "is_protected",
-    "parse_rfc3339",
     "parse_start_time",
-    "protected_until",
-    "resolve",
     "stamp_start_time",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
+
+
+def __dir__() -> list[str]:
+    return [*__all__, "__version__"]

@@ -70,3 +70,17 @@ def from_ns(ns: int) -> datetime:
         return EPOCH + timedelta(microseconds=micros)
     except OverflowError:
         return FOREVER if micros > 0 else datetime.min.replace(tzinfo=UTC)
+
+
+_ONE_MICROSECOND: Final = timedelta(microseconds=1)
+
+
+def instant_ns(value: object, job: object) -> int:
+    """:func:`to_ns` of a job's start time, with a fast path for an aware datetime (two C
+    operations: a naive one fails the subtraction) and errors that name the job."""
+    if value.__class__ is datetime:
+        try:
+            return (value - EPOCH) // _ONE_MICROSECOND * NS_PER_MICROSECOND
+        except TypeError:
+            pass
+    return to_ns(value, f"job {getattr(job, 'id', job)!r} start_time")

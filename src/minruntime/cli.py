@@ -28,14 +28,13 @@ from typing import Any, Final, NoReturn, TextIO
 
 from minruntime._time import FOREVER, from_ns, to_ns
 from minruntime.config import Config
-from minruntime.decisions import Decision
+from minruntime.decisions import Action, Decision
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
-from minruntime.resolution import Action
 from minruntime.session import Session
 from minruntime.starttime import parse_rfc3339
 
@@ -111,8 +110,8 @@ def _running(snapshot: Snapshot) -> list[SnapshotJob]:
 
 
 def _protection_status(session: Session, job: SnapshotJob) -> tuple[dict[str, Any], str]:
-    facts = session.facts(job.job)
-    resolution = session.resolve(Action.PREEMPT, facts.queue, facts.queue)
+    queue = job.job.queue
+    resolution = session.resolve(Action.PREEMPT, queue, queue)
     until = session.protected_until(Action.PREEMPT, job.job, job.job)
     protected = until is not None and until > session.now  # protected until a later instant
     data = {
@@ -121,7 +120,7 @@ def _protection_status(session: Session, job: SnapshotJob) -> tuple[dict[str, An
         "protectedUntil": _iso(until),
         "protected": protected,
     }
-    preemptibility = facts.preemptibility
+    preemptibility = job.preemptibility.value
     if preemptibility is Preemptibility.NON_PREEMPTIBLE:
         text = "never evicted (non-preemptible)"
     elif resolution.min_runtime.is_never:

@@ -23,10 +23,17 @@ from typing import Any, Final, Literal
 
 import attrs
 
-from minruntime.durations import MinRuntime, MinRuntimeInput
+from minruntime._fields import read_min_runtime, reported
+from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidConfiguration, InvalidDuration
+from minruntime.queues import ProtectionSettings
 
 __all__ = ["PLUGIN_NAME", "RESOLVE_METHODS", "Config"]
+
+
+def __dir__() -> list[str]:
+    return __all__
+
 
 PLUGIN_NAME: Final = "minruntime"
 """The plugin's name in the scheduler config's ``tiers`` -> ``plugins`` list."""
@@ -40,138 +47,100 @@ _KEYS: Final = {
     "defaultPreemptMinRuntime": "default_preempt_min_runtime",
     "defaultReclaimMinRuntime": "default_reclaim_min_runtime",
     "reclaimResolveMethod": "reclaim_resolve_method",
-    "defaultPreemptCheckpointGrace": "default_preempt_checkpoint_grace",
-    "defaultReclaimCheckpointGrace": "default_reclaim_checkpoint_grace",
-    "defaultMaxEvictions": "default_max_evictions",
-    "defaultEvictionWindow": "default_eviction_window",
-    "defaultMaxJobMinRuntime": "default_max_job_min_runtime",
 }
-
-_EXTENSION_DEFAULTS: Final[dict[str, object]] = {
-    "default_preempt_checkpoint_grace": MinRuntime.ZERO,
-    "default_reclaim_checkpoint_grace": MinRuntime.ZERO,
-    "default_max_evictions": None,
-    "default_eviction_window": MinRuntime.NEVER,
-    "default_max_job_min_runtime": MinRuntime.ZERO,
+_PROTECTION_KEYS: Final = {
+    "defaultPreemptCheckpointGrace": "preempt_checkpoint_grace",
+    "defaultReclaimCheckpointGrace": "reclaim_checkpoint_grace",
+    "defaultMaxEvictions": "max_evictions",
+    "defaultEvictionWindow": "eviction_window",
+    "defaultMaxJobMinRuntime": "max_job_min_runtime",
 }
-_NO_NEVER: Final = frozenset(
-    {"default_preempt_checkpoint_grace", "default_reclaim_checkpoint_grace"}
-)
+_BUILT_IN: Final[dict[str, object]] = {
+    "preempt_checkpoint_grace": MinRuntime.ZERO,
+    "reclaim_checkpoint_grace": MinRuntime.ZERO,
+    "max_evictions": None,
+    "eviction_window": MinRuntime.NEVER,
+    "max_job_min_runtime": MinRuntime.ZERO,
+}
+"""The built-in node-pool defaults of the section 16 settings: every protection off."""
+_NO_NEVER: Final = frozenset({"preempt_checkpoint_grace", "reclaim_checkpoint_grace"})
 
 
-@attrs.frozen(kw_only=True, init=False)
+def _to_warnings(warnings: Iterable[str]) -> tuple[str, ...]:
+    return tuple(warnings)
+
+
+def _check_method(instance: object, field: attrs.Attribute[Any], value: object) -> None:
+    if value not in RESOLVE_METHODS:
+        raise InvalidConfiguration(
+            [f"reclaim_resolve_method: invalid value {value!r} (expected 'lca' or 'queue')"]
+        )
+
+
+def _to_protections(value: ProtectionSettings | None) -> ProtectionSettings:
+    if value is None:
+        return ProtectionSettings()
+    if not isinstance(value, ProtectionSettings):
+        raise InvalidConfiguration(
+            [f"protections: expected a ProtectionSettings, got {type(value).__name__}"]
+        )
+    return value
+
+
+@attrs.frozen(kw_only=True)
 class Config:
-    """The node-pool level min-runtime settings.
+    """The node-pool level settings.
 
     Args:
         default_preempt_min_runtime: used when no queue on the victim's path sets
             ``preempt_min_runtime``; default zero (no protection); may be never.
         default_reclaim_min_runtime: the same for reclaim.
         reclaim_resolve_method: ``"lca"`` (default) or ``"queue"``, exactly.
-        default_preempt_checkpoint_grace, default_reclaim_checkpoint_grace: the checkpoint grace
-            when no queue sets one (BEHAVIOR.md section 16); default zero: off.
-        default_max_evictions, default_eviction_window: the eviction budget when no queue sets
-            one; default unlimited (``None``) within an unbounded window (never).
-        default_max_job_min_runtime: the cap on a job's own min-runtime request when no queue
-            sets one; default zero: requests are ignored.
+        protections: the node-pool defaults of the protections beyond min-runtime
+            (BEHAVIOR.md section 16); an unset field takes the built-in default, which turns
+            that protection off (grace zero, no eviction budget, requests ignored).
         warnings: what a lenient read replaced or ignored (empty when built directly).
 
     Raises:
-        InvalidDuration: for a bad default.
+        InvalidDuration: for a bad default, naming the field.
         InvalidConfiguration: for a resolve method other than ``"lca"`` or ``"queue"``.
 
-    >>> Config(default_preempt_min_runtime="5m")
-    Config(default_preempt_min_runtime=MinRuntime('5m'), default_reclaim_min_runtime=MinRuntime('0s'), reclaim_resolve_method='lca', warnings=())
+    >>> Config(default_preempt_min_runtime="5m").default_preempt_min_runtime
+    MinRuntime('5m')
+    >>> Config(protections=ProtectionSettings(max_evictions=2)).has_protections
+    True
     """
 
-    default_preempt_min_runtime: MinRuntime = MinRuntime.ZERO
-    default_reclaim_min_runtime: MinRuntime = MinRuntime.ZERO
-    reclaim_resolve_method: ResolveMethod = "lca"
-    default_preempt_checkpoint_grace: MinRuntime = MinRuntime.ZERO
-    default_reclaim_checkpoint_grace: MinRuntime = MinRuntime.ZERO
-    default_max_evictions: int | None = None
-    default_eviction_window: MinRuntime = MinRuntime.NEVER
-    default_max_job_min_runtime: MinRuntime = MinRuntime.ZERO
-    warnings: tuple[str, ...] = attrs.field(default=(), eq=False)
+    default_preempt_min_runtime: MinRuntime = attrs.field(
+        default=MinRuntime.ZERO, converter=read_min_runtime, validator=reported
+    )
+    default_reclaim_min_runtime: MinRuntime = attrs.field(
+        default=MinRuntime.ZERO, converter=read_min_runtime, validator=reported
+    )
+    reclaim_resolve_method: ResolveMethod = attrs.field(default="lca", validator=_check_method)
+    protections: ProtectionSettings = attrs.field(
+        factory=ProtectionSettings, converter=_to_protections
+    )
+    warnings: tuple[str, ...] = attrs.field(default=(), eq=False, converter=_to_warnings)
 
-    def __init__(
-        self,
-        *,
-        default_preempt_min_runtime: MinRuntimeInput = MinRuntime.ZERO,
-        default_reclaim_min_runtime: MinRuntimeInput = MinRuntime.ZERO,
-        reclaim_resolve_method: str = "lca",
-        default_preempt_checkpoint_grace: MinRuntimeInput = MinRuntime.ZERO,
-        default_reclaim_checkpoint_grace: MinRuntimeInput = MinRuntime.ZERO,
-        default_max_evictions: int | None = None,
-        default_eviction_window: MinRuntimeInput = MinRuntime.NEVER,
-        default_max_job_min_runtime: MinRuntimeInput = MinRuntime.ZERO,
-        warnings: Iterable[str] = (),
-    ) -> None:
-        if reclaim_resolve_method not in RESOLVE_METHODS:
-            raise InvalidConfiguration(
-                [
-                    f"reclaim_resolve_method: invalid value {reclaim_resolve_method!r} "
-                    "(expected 'lca' or 'queue')"
-                ]
-            )
-        if default_max_evictions is not None and (
-            isinstance(default_max_evictions, bool)
-            or not isinstance(default_max_evictions, int)
-            or default_max_evictions < 0
-        ):
-            raise InvalidConfiguration(
-                [
-                    "default_max_evictions: expected an integer >= 0 or None, got "
-                    f"{default_max_evictions!r}"
-                ]
-            )
+    def protection_default(self, name: str) -> Any:
+        """The node-pool default of one section 16 setting (its field name on
+        :class:`~minruntime.ProtectionSettings`): this config's value, else the built-in one.
 
-        def duration(field: str, value: object, allow_never: bool = True) -> MinRuntime:
-            return MinRuntime.parse(value, origin=f"Config {field}", allow_never=allow_never)
-
-        self.__attrs_init__(
-            default_preempt_min_runtime=duration(
-                "default_preempt_min_runtime", default_preempt_min_runtime
-            ),
-            default_reclaim_min_runtime=duration(
-                "default_reclaim_min_runtime", default_reclaim_min_runtime
-            ),
-            reclaim_resolve_method=reclaim_resolve_method,  # type: ignore[arg-type]
-            default_preempt_checkpoint_grace=duration(
-                "default_preempt_checkpoint_grace", default_preempt_checkpoint_grace, False
-            ),
-            default_reclaim_checkpoint_grace=duration(
-                "default_reclaim_checkpoint_grace", default_reclaim_checkpoint_grace, False
-            ),
-            default_max_evictions=default_max_evictions,
-            default_eviction_window=duration("default_eviction_window", default_eviction_window),
-            default_max_job_min_runtime=duration(
-                "default_max_job_min_runtime", default_max_job_min_runtime
-            ),
-            warnings=tuple(warnings),
-        )
-
-    def __repr__(self) -> str:
-        # The checkpoint-aware defaults (BEHAVIOR.md section 16) are shown only when changed.
-        shown = [
-            f"default_preempt_min_runtime={self.default_preempt_min_runtime!r}",
-            f"default_reclaim_min_runtime={self.default_reclaim_min_runtime!r}",
-            f"reclaim_resolve_method={self.reclaim_resolve_method!r}",
-        ]
-        shown += [
-            f"{field}={getattr(self, field)!r}"
-            for field, default in _EXTENSION_DEFAULTS.items()
-            if getattr(self, field) != default
-        ]
-        shown.append(f"warnings={self.warnings!r}")
-        return f"Config({', '.join(shown)})"
+        >>> Config().protection_default("eviction_window")
+        MinRuntime('never')
+        """
+        value = getattr(self.protections, name)
+        return _BUILT_IN[name] if value is None else value
 
     @property
-    def has_extensions(self) -> bool:
-        """Whether any checkpoint-aware default (BEHAVIOR.md section 16) differs from off."""
-        return any(
-            getattr(self, field) != default for field, default in _EXTENSION_DEFAULTS.items()
-        )
+    def has_protections(self) -> bool:
+        """Whether a section 16 default turns a protection on (differs from the built-in).
+
+        >>> Config(protections=ProtectionSettings(eviction_window="never")).has_protections
+        False
+        """
+        return any(self.protection_default(name) != off for name, off in _BUILT_IN.items())
 
     @classmethod
     def from_plugin_arguments(
@@ -215,6 +184,7 @@ class Config:
         problems: list[str] = []
         warnings: list[str] = []
         values: dict[str, Any] = {}
+        protections: dict[str, Any] = {}
 
         def bad(problem: str, default: str) -> None:
             if lenient:
@@ -222,10 +192,11 @@ class Config:
             else:
                 problems.append(problem)
 
+        known = {**_KEYS, **_PROTECTION_KEYS}
         for key in sorted(arguments, key=str):
-            if key not in _KEYS:
-                warnings.append(f"unknown key {key!r} ignored (expected one of {sorted(_KEYS)})")
-        for key, field in _KEYS.items():
+            if key not in known:
+                warnings.append(f"unknown key {key!r} ignored (expected one of {sorted(known)})")
+        for key, field in known.items():
             raw = arguments.get(key)
             if raw is None or raw == "":
                 continue
@@ -235,23 +206,25 @@ class Config:
                 else:
                     bad(f"{key}: invalid value {raw!r} (expected 'lca' or 'queue')", "'lca'")
                 continue
-            if field == "default_max_evictions":
-                try:
-                    count = int(raw) if isinstance(raw, str) and raw.isdigit() else raw
-                    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                        raise ValueError
-                    values[field] = count
-                except ValueError:
+            target = protections if key in _PROTECTION_KEYS else values
+            if field == "max_evictions":
+                count = (
+                    int(raw)
+                    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 19
+                    else raw
+                )
+                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                     bad(f"{key}: invalid value {raw!r} (expected an integer >= 0)", "unlimited")
+                else:
+                    target[field] = count
                 continue
             try:
-                values[field] = MinRuntime.parse(raw, allow_never=field not in _NO_NEVER)
+                target[field] = MinRuntime.parse(raw, allow_never=field not in _NO_NEVER)
             except InvalidDuration as error:
-                default = _EXTENSION_DEFAULTS.get(field, MinRuntime.ZERO)
-                bad(f"{key}: {error}", str(default))
+                bad(f"{key}: {error}", str(_BUILT_IN.get(field, MinRuntime.ZERO)))
         if problems:
             raise InvalidConfiguration(problems, origin=origin)
-        return cls(**values, warnings=warnings)
+        return cls(**values, protections=ProtectionSettings(**protections), warnings=warnings)
 
     @classmethod
     def from_scheduler_config(

@@ -1,8 +1,23 @@
-"""Decisions and their reasons: why a victim may, or may not, be evicted.
+"""What the library answers: actions, reasons, resolutions, decisions and scenario results.
 
-:class:`Reason` names every outcome of the victim filters; :class:`Decision` is the immutable
-answer of :meth:`Session.explain <minruntime.Session.explain>`, whose ``str()`` is one sentence
-an operator can read.
+The values a :class:`~minruntime.Session` returns. Each explains itself: ``str()`` of a
+:class:`Decision`, a :class:`Resolution` or a :class:`ScenarioResult` is a sentence an operator
+can read, and the fields carry the numbers.
+
+- :class:`Action`: preempt (same leaf queue) or reclaim (another queue).
+- :class:`Reason`: why a victim is, or is not, eligible.
+- :class:`ProtectionKind`: what protects a victim (never, min-runtime, a job's own request, an
+  eviction budget, a checkpoint grace).
+- :class:`Resolution`: a resolved min-runtime and the queue it came from.
+- :class:`Decision`: the whole answer for one victim (:meth:`Session.explain
+  <minruntime.Session.explain>`).
+- :class:`ScenarioResult` and :class:`Failure`: the answer of scenario validation.
+- :class:`Selection`: the cheapest eligible victims that free enough (:meth:`Session.select
+  <minruntime.Session.select>`).
+
+>>> from minruntime import Action, Reason
+>>> Action("reclaim"), Reason.DEFERRED.allowed
+(<Action.RECLAIM: 'reclaim'>, True)
 """
 
 from __future__ import annotations
@@ -10,15 +25,112 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable
 from datetime import datetime
+from typing import Generic, TypeVar
 
 import attrs
 
 from minruntime._time import FOREVER
 from minruntime.durations import MinRuntime
 from minruntime.preemptibility import Preemptibility
-from minruntime.resolution import Action
 
-__all__ = ["Decision", "Reason"]
+__all__ = [
+    "Action",
+    "Decision",
+    "Failure",
+    "FailureKind",
+    "ProtectionKind",
+    "Reason",
+    "Resolution",
+    "ScenarioResult",
+    "Selection",
+]
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+class Action(enum.Enum):
+    """What the preemptor does to the victim.
+
+    ``PREEMPT``: both jobs are in the same leaf queue. ``RECLAIM``: they are in different
+    queues. ``Action("reclaim")`` reads the lower-case name.
+
+    >>> Action("preempt") is Action.PREEMPT
+    True
+    """
+
+    __hash__ = object.__hash__  # identity: Enum's own __hash__ is slow Python code
+
+    PREEMPT = "preempt"
+    RECLAIM = "reclaim"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ProtectionKind(enum.Enum):
+    """What protects a victim (BEHAVIOR.md sections 5 and 16).
+
+    >>> str(ProtectionKind.CHECKPOINT_GRACE)
+    'checkpoint-grace'
+    """
+
+    __hash__ = object.__hash__
+
+    NEVER = "never"
+    """The resolved min-runtime is never."""
+    MIN_RUNTIME = "min-runtime"
+    """It started less than its min-runtime ago."""
+    JOB_REQUEST = "job-request"
+    """Only its own min-runtime request (capped by its queue) still protects it."""
+    EVICTION_BUDGET = "eviction-budget"
+    """It was evicted as often as its queue allows within the window."""
+    CHECKPOINT_GRACE = "checkpoint-grace"
+    """Its next checkpoint is due within the checkpoint grace."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen
+class Resolution:
+    """A resolved min-runtime and where it came from.
+
+    Attributes:
+        min_runtime: the MR.
+        source: the name of the queue whose setting produced it, or ``None`` for the node-pool
+            default.
+        unknown_queues: queue names that are not in the tree and so forced the default.
+
+    >>> from minruntime import MinRuntime
+    >>> print(Resolution(MinRuntime("10m"), "team-a"))
+    10m from queue 'team-a'
+    >>> print(Resolution(MinRuntime(0), None, unknown_queues=("ghost",)))
+    0s (node-pool default; queue 'ghost' is not in the tree)
+    """
+
+    min_runtime: MinRuntime
+    source: str | None
+    unknown_queues: tuple[str, ...] = ()
+
+    @property
+    def from_default(self) -> bool:
+        """True when no queue setting applied and the node-pool default was used.
+
+        >>> Resolution(MinRuntime(0), None).from_default
+        True
+        """
+        return self.source is None
+
+    def __str__(self) -> str:
+        if self.source is not None:
+            return f"{self.min_runtime} from queue {self.source!r}"
+        if self.unknown_queues:
+            names = " and ".join(repr(name) for name in self.unknown_queues)
+            verb = "is" if len(self.unknown_queues) == 1 else "are"
+            return f"{self.min_runtime} (node-pool default; queue {names} {verb} not in the tree)"
+        return f"{self.min_runtime} (node-pool default)"
 
 
 class Reason(enum.Enum):
@@ -67,6 +179,9 @@ class Reason(enum.Enum):
         return self is Reason.ELIGIBLE or self is Reason.DEFERRED
 
 
+_BY_MIN_RUNTIME = (None, ProtectionKind.MIN_RUNTIME, ProtectionKind.JOB_REQUEST)
+
+
 def _when(moment: datetime | None) -> str:
     if moment is None:
         return "never started"
@@ -92,8 +207,7 @@ class Decision:
         protected_until: when its protection ends (``FOREVER`` for never, ``None`` without a
             start time).
         now: the instant of the decision.
-        protected_by: what protects it now: ``"min-runtime"``, ``"eviction-budget"``,
-            ``"checkpoint-grace"``, or ``None``.
+        protected_by: what protects it now (a :class:`ProtectionKind`), or ``None``.
         unsaved_work: the work an eviction would lose now (seconds times task weight), when
             the session uses the checkpoint-aware settings.
     """
@@ -110,7 +224,7 @@ class Decision:
     protected_until: datetime | None
     now: datetime
     notes: tuple[str, ...] = ()
-    protected_by: str | None = None
+    protected_by: ProtectionKind | None = None
     unsaved_work: float | None = None
 
     def __bool__(self) -> bool:
@@ -157,7 +271,11 @@ class Decision:
             if self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
                 why = "semi-preemptible: only tasks above its core may be evicted"
             else:
-                by = mr if self.protected_by in (None, "min-runtime") else self.protected_by
+                by = (
+                    mr
+                    if self.protected_by in _BY_MIN_RUNTIME
+                    else str(self.protected_by).replace("-", " ")
+                )
                 why = (
                     f"elastic and protected ({by}, until {_when(self.protected_until)}): "
                     "only tasks above min_available may be evicted"
@@ -170,3 +288,137 @@ class Decision:
             why += f"; unsaved work {self.unsaved_work:g}"
         notes = "".join(f"; {note}" for note in self.notes)
         return f"{subject}: {verdict}: {why}{notes}"
+
+
+class FailureKind(enum.Enum):
+    """Why a victim fails a scenario."""
+
+    NEVER = "never"
+    """Its min-runtime is never: no task of it may be evicted."""
+    CORE = "core"
+    """It is semi-preemptible and a pod set would drop below its core."""
+    PROTECTED = "protected"
+    """It is protected and a pod set would drop below ``min_available``."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen(kw_only=True)
+class Failure:
+    """One victim pod set (or, for never, the whole victim) that a scenario would break.
+
+    ``pod_set`` is ``None`` for a never failure; ``active``, ``evicted`` and ``min_available``
+    are that pod set's numbers (for never, ``evicted`` is the whole count).
+    """
+
+    victim: Hashable
+    kind: FailureKind
+    pod_set: str | None
+    active: int
+    evicted: int
+    min_available: int
+    min_runtime: MinRuntime
+    protected_until: datetime | None = None
+    protected_by: ProtectionKind | None = None
+    """What protects the victim (for a ``PROTECTED`` failure)."""
+
+    def _by(self) -> str:
+        if self.protected_by in _BY_MIN_RUNTIME:
+            return f"min-runtime {self.min_runtime}"
+        return f"its {str(self.protected_by).replace('-', ' ')}"
+
+    def __str__(self) -> str:
+        if self.kind is FailureKind.NEVER:
+            return (
+                f"job {self.victim!r}: min-runtime is never, but {self.evicted} task(s) "
+                "would be evicted"
+            )
+        left = self.active - self.evicted
+        numbers = (
+            f"{self.active} active - {self.evicted} evicted = {left} < "
+            f"min_available {self.min_available}"
+        )
+        if self.kind is FailureKind.CORE:
+            return (
+                f"job {self.victim!r} pod set {self.pod_set!r}: {numbers} (semi-preemptible core)"
+            )
+        return (
+            f"job {self.victim!r} pod set {self.pod_set!r}: {numbers} "
+            f"(protected by {self._by()} until {_when(self.protected_until)})"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class ScenarioResult:
+    """The validator's answer: true when valid; when false, ``failures`` names every problem.
+
+    >>> result = ScenarioResult(action=Action.RECLAIM, preemptor="p", failures=())
+    >>> bool(result), str(result)
+    (True, "reclaim scenario of 'p': valid")
+    """
+
+    action: Action
+    preemptor: Hashable
+    failures: tuple[Failure, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """True when no victim fails."""
+        return not self.failures
+
+    def __bool__(self) -> bool:
+        return not self.failures
+
+    @property
+    def failing_victims(self) -> tuple[Hashable, ...]:
+        """The ids of the victims that fail, in scenario order, each once."""
+        return tuple(dict.fromkeys(failure.victim for failure in self.failures))
+
+    def __str__(self) -> str:
+        head = f"{self.action} scenario of {self.preemptor!r}"
+        if not self.failures:
+            return f"{head}: valid"
+        return f"{head}: invalid: " + "; ".join(str(failure) for failure in self.failures)
+
+
+J = TypeVar("J")
+
+
+@attrs.frozen(kw_only=True)
+class Selection(Generic[J]):
+    """The cheapest eligible victims that free at least what a preemptor needs.
+
+    Attributes:
+        victims: the chosen victims, cheapest first (the order of :meth:`Session.rank_victims
+            <minruntime.Session.rank_victims>`).
+        tasks: for each chosen victim, the tasks that would go (its evictable tasks, least
+            important first), in the same order.
+        freed: the summed weight of those tasks.
+        needed: the amount asked for.
+        unsaved_work: the work the eviction would lose (weighted seconds).
+
+    ``shortfall`` is what is still missing when even every eligible victim is not enough
+    (zero otherwise); a selection is true when it frees enough.
+
+    >>> empty = Selection(victims=(), tasks=(), freed=0.0, needed=2.0, unsaved_work=0.0)
+    >>> bool(empty), empty.shortfall
+    (False, 2.0)
+    """
+
+    victims: tuple[J, ...]
+    tasks: tuple[tuple[object, ...], ...]
+    freed: float
+    needed: float
+    unsaved_work: float
+
+    @property
+    def shortfall(self) -> float:
+        """How much of ``needed`` the eligible victims cannot free (zero when enough)."""
+        return max(0.0, self.needed - self.freed)
+
+    def __bool__(self) -> bool:
+        return self.freed >= self.needed
+
+    def __len__(self) -> int:
+        return len(self.victims)

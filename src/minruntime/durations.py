@@ -26,6 +26,11 @@ from minruntime.errors import InvalidDuration
 
 __all__ = ["MinRuntime", "MinRuntimeInput", "parse_optional_min_runtime"]
 
+
+def __dir__() -> list[str]:
+    return __all__
+
+
 NANOSECOND: Final = 1
 MICROSECOND: Final = 1_000
 MILLISECOND: Final = 1_000_000
@@ -267,6 +272,21 @@ class MinRuntime:
         (True, False)
         """
         return self._ns == _NEVER_NS
+
+    @property
+    def ns(self) -> int:
+        """The exact duration in nanoseconds.
+
+        Raises:
+            ValueError: for never, which has no length.
+
+        >>> MinRuntime("1.5s").ns
+        1500000000
+        """
+        ns = self._ns
+        if ns == _NEVER_NS:
+            raise ValueError("never has no length in nanoseconds")
+        return ns
 
     @property
     def nanoseconds(self) -> int | None:

@@ -20,6 +20,7 @@ from typing import Any
 __all__ = [
     "InvalidConfiguration",
     "InvalidDuration",
+    "InvalidJob",
     "InvalidObject",
     "InvalidPreemptibility",
     "InvalidQueueTree",
@@ -28,6 +29,10 @@ __all__ = [
     "MinRuntimeError",
     "UnknownQueue",
 ]
+
+
+def __dir__() -> list[str]:
+    return __all__
 
 
 class MinRuntimeError(Exception):
@@ -171,6 +176,18 @@ class InvalidConfiguration(MinRuntimeError, ValueError):
 
 class InvalidScenario(MinRuntimeError, ValueError):
     """A scenario that names something the victim job does not have."""
+
+
+class InvalidJob(MinRuntimeError, ValueError):
+    """A job, pod set or task value that cannot be built; the message names the field.
+
+    >>> from minruntime import InvalidJob, PodSet
+    >>> try:
+    ...     PodSet("workers", min_available=-1)
+    ... except InvalidJob as error:
+    ...     print(error)
+    PodSet 'workers' min_available: expected an integer >= 0, got -1
+    """
 
 
 class InvalidObject(MinRuntimeError, ValueError):

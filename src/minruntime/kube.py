@@ -43,18 +43,27 @@ from minruntime.errors import (
     InvalidQueueTree,
     InvalidTimestamp,
 )
-from minruntime.jobs import DEFAULT_POD_SET, DEFAULT_PRIORITY, Job, PodSet, Task, TaskStatus
+from minruntime.jobs import (
+    DEFAULT_POD_SET,
+    DEFAULT_PRIORITY,
+    Job,
+    JobInputs,
+    PodSet,
+    Task,
+    TaskStatus,
+)
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
     Owner,
     PreemptibilityResult,
     determine_preemptibility,
 )
-from minruntime.queues import Queue, QueueTree
+from minruntime.queues import ProtectionSettings, Queue, QueueTree
 from minruntime.starttime import START_TIME_ANNOTATION, parse_rfc3339, parse_start_time
 
 __all__ = [
     "CHECKPOINT_INTERVAL_ANNOTATION",
+    "CHECKPOINT_RESTORE_ANNOTATION",
     "EVICTIONS_ANNOTATION",
     "LAST_CHECKPOINT_ANNOTATION",
     "POD_GROUP_ANNOTATION",
@@ -74,6 +83,9 @@ LAST_CHECKPOINT_ANNOTATION: Final = "minruntime/last-checkpoint-timestamp"
 """PodGroup annotation: when the job last completed a checkpoint (RFC 3339)."""
 CHECKPOINT_INTERVAL_ANNOTATION: Final = "minruntime/checkpoint-interval"
 """PodGroup annotation: how often the job checkpoints (a duration)."""
+CHECKPOINT_RESTORE_ANNOTATION: Final = "minruntime/checkpoint-restore"
+"""PodGroup annotation: how long the job restores after a start before it computes (a duration):
+its first checkpoint of a run falls an interval after the restore."""
 EVICTIONS_ANNOTATION: Final = "minruntime/eviction-timestamps"
 """PodGroup annotation: past evictions, comma-separated RFC 3339 times, or a bare count."""
 REQUESTED_MIN_RUNTIME_ANNOTATION: Final = "minruntime/min-runtime"
@@ -248,7 +260,7 @@ def read_queue(obj: Object) -> Queue:
 
     >>> read_queue({"kind": "Queue", "metadata": {"name": "dev"},
     ...             "spec": {"parentQueue": "org", "preemptMinRuntime": "-1"}})
-    Queue(name='dev', parent='org', preempt_min_runtime=MinRuntime('never'), reclaim_min_runtime=None)
+    Queue(name='dev', parent='org', preempt_min_runtime=MinRuntime('never'), reclaim_min_runtime=None, protections=ProtectionSettings(preempt_checkpoint_grace=None, reclaim_checkpoint_grace=None, max_evictions=None, eviction_window=None, max_job_min_runtime=None))
     """
     name = _get(obj, "metadata.name", str, required=True)
     max_evictions = _get(obj, "spec.maxEvictions", int)
@@ -263,11 +275,17 @@ def read_queue(obj: Object) -> Queue:
         _get(obj, "spec.parentQueue", str),
         preempt_min_runtime=_duration(obj, "spec.preemptMinRuntime"),
         reclaim_min_runtime=_duration(obj, "spec.reclaimMinRuntime"),
-        preempt_checkpoint_grace=_duration(obj, "spec.preemptCheckpointGrace", allow_never=False),
-        reclaim_checkpoint_grace=_duration(obj, "spec.reclaimCheckpointGrace", allow_never=False),
-        max_evictions=max_evictions,
-        eviction_window=_duration(obj, "spec.evictionWindow"),
-        max_job_min_runtime=_duration(obj, "spec.maxJobMinRuntime"),
+        protections=ProtectionSettings(
+            preempt_checkpoint_grace=_duration(
+                obj, "spec.preemptCheckpointGrace", allow_never=False
+            ),
+            reclaim_checkpoint_grace=_duration(
+                obj, "spec.reclaimCheckpointGrace", allow_never=False
+            ),
+            max_evictions=max_evictions,
+            eviction_window=_duration(obj, "spec.evictionWindow"),
+            max_job_min_runtime=_duration(obj, "spec.maxJobMinRuntime"),
+        ),
     )
 
 
@@ -594,6 +612,7 @@ def _checkpoint_inputs(
             unreadable(LAST_CHECKPOINT_ANNOTATION, str(error))
     for key, name in (
         (CHECKPOINT_INTERVAL_ANNOTATION, "checkpoint_interval"),
+        (CHECKPOINT_RESTORE_ANNOTATION, "checkpoint_restore"),
         (REQUESTED_MIN_RUNTIME_ANNOTATION, "requested_min_runtime"),
     ):
         text = annotations.get(key)
@@ -856,7 +875,7 @@ def _read_job(
             PodSet(pod_set, min_available=minimum, tasks=tasks[pod_set])
             for pod_set, minimum in pod_sets
         ],
-        **checkpoint_inputs,
+        inputs=JobInputs(**checkpoint_inputs) if checkpoint_inputs else None,
     )
     return SnapshotJob(
         job=job,

@@ -22,134 +22,167 @@ from typing import Any, Final
 
 import attrs
 
-from minruntime.durations import MinRuntime, MinRuntimeInput, parse_optional_min_runtime
-from minruntime.errors import InvalidDuration, InvalidQueueTree, UnknownQueue
+from minruntime._fields import (
+    non_negative_int,
+    read_optional_duration,
+    read_optional_min_runtime,
+    reported,
+)
+from minruntime.durations import MinRuntime, parse_optional_min_runtime
+from minruntime.errors import InvalidConfiguration, InvalidDuration, InvalidQueueTree, UnknownQueue
 
-__all__ = ["Queue", "QueueTree"]
-
-_MIN_RUNTIME_FIELDS = ("preempt_min_runtime", "reclaim_min_runtime")
+__all__ = ["ProtectionSettings", "Queue", "QueueTree"]
 
 
-def _check_name(name: object) -> None:
+def __dir__() -> list[str]:
+    return __all__
+
+
+def _budget_error(message: str) -> Exception:
+    return InvalidConfiguration([message])
+
+
+@attrs.frozen(kw_only=True)
+class ProtectionSettings:
+    """The protections beyond min-runtime (BEHAVIOR.md section 16), as one value.
+
+    On a :class:`Queue` every field is optional (``None``: inherit from the parent, like a
+    min-runtime); on a :class:`~minruntime.Config` they are the node-pool defaults (``None``:
+    the built-in default, which turns the protection off). They resolve like the min-runtimes:
+    the grace of an action like that action's min-runtime, the others by walking up from the
+    victim's queue.
+
+    Args:
+        preempt_checkpoint_grace, reclaim_checkpoint_grace: how long a victim whose next
+            checkpoint is near may hold a preemptor back; a duration (built-in default zero: off).
+        max_evictions: a job evicted this many times within ``eviction_window`` is protected
+            until the oldest of those leaves the window (built-in default: unlimited).
+        eviction_window: the budget's window; never means ever (the built-in default).
+        max_job_min_runtime: the most min-runtime a job may request for itself (built-in default
+            zero: requests are ignored; never: no cap).
+
+    Raises:
+        InvalidDuration: for a bad duration, naming the field.
+        InvalidConfiguration: for a ``max_evictions`` that is not an integer >= 0.
+
+    >>> ProtectionSettings(max_evictions=3, eviction_window="1h")
+    ProtectionSettings(preempt_checkpoint_grace=None, reclaim_checkpoint_grace=None, max_evictions=3, eviction_window=MinRuntime('1h'), max_job_min_runtime=None)
+    >>> bool(ProtectionSettings())
+    False
+    """
+
+    preempt_checkpoint_grace: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_duration, validator=reported
+    )
+    reclaim_checkpoint_grace: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_duration, validator=reported
+    )
+    max_evictions: int | None = attrs.field(
+        default=None, validator=non_negative_int(_budget_error, optional=True)
+    )
+    eviction_window: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_min_runtime, validator=reported
+    )
+    max_job_min_runtime: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_min_runtime, validator=reported
+    )
+
+    def __bool__(self) -> bool:
+        """True when any field is set."""
+        return any(value is not None for value in attrs.astuple(self, recurse=False))
+
+
+NO_PROTECTIONS: Final = ProtectionSettings()
+
+
+def _check_name(instance: object, field: attrs.Attribute[Any], name: object) -> None:
     if not isinstance(name, str) or not name:
         raise InvalidQueueTree([f"a queue name must be a non-empty string, got {name!r}"])
 
 
-def _check_parent(name: str, parent: object) -> str | None:
-    if parent is None or parent == "":
-        return None
-    if not isinstance(parent, str):
+def _to_parent(parent: object) -> object:
+    return None if parent == "" else parent
+
+
+def _check_parent(instance: Queue, field: attrs.Attribute[Any], parent: object) -> None:
+    if parent is not None and not isinstance(parent, str):
         raise InvalidQueueTree(
-            [f"queue {name!r} has parent {parent!r}: expected a queue name or None"]
+            [f"queue {instance.name!r} has parent {parent!r}: expected a queue name or None"]
         )
-    return parent
 
 
-@attrs.frozen(init=False)
+def _to_protections(value: ProtectionSettings | None) -> ProtectionSettings:
+    if value is None:
+        return NO_PROTECTIONS
+    if not isinstance(value, ProtectionSettings):
+        raise InvalidQueueTree(
+            [f"queue protections: expected a ProtectionSettings, got {type(value).__name__}"]
+        )
+    return value
+
+
+@attrs.frozen
 class Queue:
-    """One queue: a name, an optional parent and its optional min-runtime settings.
+    """One queue: a name, an optional parent and its optional settings.
 
     Args:
         name: the queue's unique name (a Kubernetes Queue's ``metadata.name``).
         parent: the parent queue's name; ``None`` or ``""`` for a top-level queue.
         preempt_min_runtime: protection from preemption inside the queue; ``None`` inherits.
         reclaim_min_runtime: protection from reclaim by other queues; ``None`` inherits.
-        preempt_checkpoint_grace, reclaim_checkpoint_grace: how long a victim whose next
-            checkpoint is near may hold a preemptor back (BEHAVIOR.md section 16); a duration.
-        max_evictions, eviction_window: a job's eviction budget: at most ``max_evictions``
-            evictions within ``eviction_window`` (never: ever).
-        max_job_min_runtime: the most min-runtime a job may request for itself (never: no cap).
+        protections: the protections beyond min-runtime (BEHAVIOR.md section 16): checkpoint
+            grace, eviction budget, cap on a job's own request; unset fields inherit.
 
     The min-runtime fields accept every spelling of :class:`~minruntime.MinRuntime`.
 
     Raises:
         InvalidDuration: for a bad min-runtime value, naming the queue and the field.
+        InvalidQueueTree: for a name that is not a non-empty string or a parent of another type.
 
     >>> Queue("prod", reclaim_min_runtime="1h30m")
-    Queue(name='prod', parent=None, preempt_min_runtime=None, reclaim_min_runtime=MinRuntime('1h30m'))
+    Queue(name='prod', parent=None, preempt_min_runtime=None, reclaim_min_runtime=MinRuntime('1h30m'), protections=ProtectionSettings(preempt_checkpoint_grace=None, reclaim_checkpoint_grace=None, max_evictions=None, eviction_window=None, max_job_min_runtime=None))
     >>> Queue("dev", parent="", preempt_min_runtime=-1).preempt_min_runtime
     MinRuntime('never')
     """
 
-    name: str
-    parent: str | None = None
-    preempt_min_runtime: MinRuntime | None = None
-    reclaim_min_runtime: MinRuntime | None = None
-    preempt_checkpoint_grace: MinRuntime | None = None
-    reclaim_checkpoint_grace: MinRuntime | None = None
-    max_evictions: int | None = None
-    eviction_window: MinRuntime | None = None
-    max_job_min_runtime: MinRuntime | None = None
+    name: str = attrs.field(validator=_check_name)
+    parent: str | None = attrs.field(default=None, converter=_to_parent, validator=_check_parent)
+    preempt_min_runtime: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_min_runtime, validator=reported
+    )
+    reclaim_min_runtime: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_min_runtime, validator=reported
+    )
+    protections: ProtectionSettings = attrs.field(
+        default=NO_PROTECTIONS, kw_only=True, converter=_to_protections
+    )
 
-    def __init__(
-        self,
-        name: str,
-        parent: str | None = None,
-        preempt_min_runtime: MinRuntimeInput | None = None,
-        reclaim_min_runtime: MinRuntimeInput | None = None,
-        *,
-        preempt_checkpoint_grace: MinRuntimeInput | None = None,
-        reclaim_checkpoint_grace: MinRuntimeInput | None = None,
-        max_evictions: int | None = None,
-        eviction_window: MinRuntimeInput | None = None,
-        max_job_min_runtime: MinRuntimeInput | None = None,
-    ) -> None:
-        _check_name(name)
 
-        def setting(field: str, value: object, allow_never: bool = True) -> MinRuntime | None:
-            return parse_optional_min_runtime(
-                value, origin=f"Queue {name!r} {field}", allow_never=allow_never
-            )
+_MIN_RUNTIME_FIELDS = ("preempt_min_runtime", "reclaim_min_runtime")
+_PROTECTION_FIELDS: Final = tuple(field.name for field in attrs.fields(ProtectionSettings))
 
-        if max_evictions is not None and (
-            isinstance(max_evictions, bool)
-            or not isinstance(max_evictions, int)
-            or max_evictions < 0
-        ):
-            raise InvalidQueueTree(
-                [f"queue {name!r} max_evictions: expected an integer >= 0, got {max_evictions!r}"]
-            )
-        self.__attrs_init__(
-            name,
-            _check_parent(name, parent),
-            setting("preempt_min_runtime", preempt_min_runtime),
-            setting("reclaim_min_runtime", reclaim_min_runtime),
-            setting("preempt_checkpoint_grace", preempt_checkpoint_grace, allow_never=False),
-            setting("reclaim_checkpoint_grace", reclaim_checkpoint_grace, allow_never=False),
-            max_evictions,
-            setting("eviction_window", eviction_window),
-            setting("max_job_min_runtime", max_job_min_runtime),
+
+def _protections_record(
+    name: str, record: object, problems: list[str]
+) -> ProtectionSettings | None:
+    """A queue record's ``protections`` (a mapping or a value); problems are collected."""
+    if record is None or isinstance(record, ProtectionSettings):
+        return record
+    if not isinstance(record, Mapping):
+        problems.append(
+            f"queue {name!r} protections: expected a mapping, got {type(record).__name__}"
         )
-
-    def __repr__(self) -> str:
-        # The checkpoint-aware settings (BEHAVIOR.md section 16) are shown only when set.
-        shown = [
-            f"name={self.name!r}",
-            f"parent={self.parent!r}",
-            f"preempt_min_runtime={self.preempt_min_runtime!r}",
-            f"reclaim_min_runtime={self.reclaim_min_runtime!r}",
-        ]
-        shown += [
-            f"{field}={getattr(self, field)!r}"
-            for field in EXTENSION_FIELDS
-            if getattr(self, field) is not None
-        ]
-        return f"Queue({', '.join(shown)})"
-
-    @property
-    def has_extensions(self) -> bool:
-        """Whether any checkpoint-aware setting (BEHAVIOR.md section 16) is set on this queue."""
-        return any(getattr(self, field) is not None for field in EXTENSION_FIELDS)
-
-
-EXTENSION_FIELDS: Final = (
-    "preempt_checkpoint_grace",
-    "reclaim_checkpoint_grace",
-    "max_evictions",
-    "eviction_window",
-    "max_job_min_runtime",
-)
-"""The queue settings of BEHAVIOR.md section 16, in the order ``Queue`` lists them."""
+        return None
+    unknown = sorted(set(record) - set(_PROTECTION_FIELDS), key=str)
+    if unknown:
+        problems.append(f"queue {name!r} protections: unknown keys {unknown}")
+    try:
+        return ProtectionSettings(
+            **{key: record[key] for key in _PROTECTION_FIELDS if key in record}
+        )
+    except (InvalidDuration, InvalidConfiguration) as error:
+        problems.append(f"queue {name!r} protections: {error}")
+        return None
 
 
 def _rotate(cycle: list[str]) -> list[str]:
@@ -184,11 +217,12 @@ class QueueTree:
     __slots__ = (
         "_children",
         "_depth",
-        "_extensions",
         "_index",
         "_names",
         "_parent",
         "_paths",
+        "_preorder",
+        "_protections",
         "_queues",
         "warnings",
     )
@@ -238,9 +272,7 @@ class QueueTree:
                     f"record {number}: a queue name must be a non-empty string, got {name!r}"
                 )
                 continue
-            unknown = sorted(
-                set(fields) - {"name", "parent", *_MIN_RUNTIME_FIELDS, *EXTENSION_FIELDS}
-            )
+            unknown = sorted(set(fields) - {"name", "parent", "protections", *_MIN_RUNTIME_FIELDS})
             if unknown:
                 problems.append(f"queue {name!r}: unknown keys {unknown}")
             for key in _MIN_RUNTIME_FIELDS:
@@ -253,15 +285,15 @@ class QueueTree:
                     # still checked and no child is reported as an orphan because of it.
                     problems.append(str(error))
                     fields[key] = None
+            protections = _protections_record(name, fields.get("protections"), problems)
             try:
-                extensions = {key: fields[key] for key in EXTENSION_FIELDS if key in fields}
                 queues.append(
                     Queue(
                         name,
                         fields.get("parent"),
                         preempt_min_runtime=fields["preempt_min_runtime"],
                         reclaim_min_runtime=fields["reclaim_min_runtime"],
-                        **extensions,
+                        protections=protections,
                     )
                 )
             except InvalidQueueTree as error:
@@ -345,7 +377,8 @@ class QueueTree:
         self._depth = depth
         self._paths: dict[int, tuple[str, ...]] = {}
         self._children: dict[str | None, tuple[str, ...]] | None = None
-        self._extensions: bool | None = None
+        self._protections: bool | None = None
+        self._preorder: dict[str, tuple[int, int]] | None = None
         self.warnings: tuple[str, ...] = tuple(warnings)
 
     # -- container protocol -------------------------------------------------------------------
@@ -447,7 +480,7 @@ class QueueTree:
         >>> tree.lca("b", "c"), tree.lca("a", "b"), tree.lca("b", "z")
         ('a', 'a', None)
         """
-        shared = common_prefix_length(self.path(first), self.path(second))
+        shared = _common_prefix_length(self.path(first), self.path(second))
         return None if shared == 0 else self.path(first)[shared - 1]
 
     def child_towards(self, ancestor: str | None, descendant: str) -> str:
@@ -473,15 +506,50 @@ class QueueTree:
         return path[level + 1]
 
     @property
-    def has_extensions(self) -> bool:
-        """Whether any queue sets a checkpoint-aware setting (BEHAVIOR.md section 16).
+    def has_protections(self) -> bool:
+        """Whether any queue sets a protection beyond min-runtime (BEHAVIOR.md section 16).
 
-        >>> QueueTree([Queue("a"), Queue("b", max_evictions=3)]).has_extensions
+        >>> QueueTree([Queue("a"), Queue("b", protections=ProtectionSettings(max_evictions=3))]).has_protections
         True
         """
-        if self._extensions is None:
-            self._extensions = any(queue.has_extensions for queue in self._queues.values())
-        return self._extensions
+        if self._protections is None:
+            self._protections = any(queue.protections for queue in self._queues.values())
+        return self._protections
+
+    def preorder(self) -> Mapping[str, tuple[int, int]]:
+        """Each queue's place in a depth-first walk of the tree: ``(first, end)``, so that the
+        queues of a subtree are exactly those whose ``first`` is in its ``[first, end)``.
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c")]).preorder()["a"]
+        (0, 2)
+        """
+        if self._preorder is None:
+            spans: dict[str, tuple[int, int]] = {}
+            counter = 0
+            stack: list[tuple[str, bool]] = [
+                (name, False) for name in reversed(self.children(None))
+            ]
+            opened: dict[str, int] = {}
+            while stack:
+                name, done = stack.pop()
+                if done:
+                    spans[name] = (opened[name], counter)
+                    continue
+                opened[name] = counter
+                counter += 1
+                stack.append((name, True))
+                stack.extend((child, False) for child in reversed(self.children(name)))
+            self._preorder = spans
+        return self._preorder
+
+    def shared_depth(self, first: str, second: str) -> int:
+        """How many queues the two root-to-leaf paths share: the depth of the lowest common
+        ancestor plus one, 0 for queues in different top-level trees.
+
+        >>> QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c", parent="a")]).shared_depth("b", "c")
+        1
+        """
+        return _common_prefix_length(self.path(first), self.path(second))
 
     def children(self, name: str | None) -> tuple[str, ...]:
         """The direct children of a queue, or of the virtual root for ``None``, in input order.
@@ -500,10 +568,10 @@ class QueueTree:
         return self._children.get(name, ())
 
 
-def common_prefix_length(first: tuple[str, ...], second: tuple[str, ...]) -> int:
+def _common_prefix_length(first: tuple[str, ...], second: tuple[str, ...]) -> int:
     """How many leading names two root-to-leaf paths share (binary search: paths are prefixes).
 
-    >>> common_prefix_length(("a", "b", "c"), ("a", "b", "d"))
+    >>> _common_prefix_length(("a", "b", "c"), ("a", "b", "d"))
     2
     """
     low, high = 0, min(len(first), len(second))

@@ -3,6 +3,8 @@
 A session holds the queue tree, the configuration and ``now``. It resolves each min-runtime
 once per distinct (action, preemptor queue, victim queue), computes each job's derived facts
 once, and answers every question at the same instant ``now``, which it never reads from a clock.
+Every answer comes from the same rules (minruntime's private engine): eligibility, protection,
+validation and evictable tasks are never computed twice in two ways.
 
 >>> from datetime import datetime, timezone
 >>> from minruntime import Action, Config, Job, PodSet, Queue, QueueTree, Session, Task
@@ -23,47 +25,51 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Final, TypeVar
+from typing import Final, Generic, TypeVar
 
 import attrs
 
-from minruntime._time import Instant, from_ns, to_ns
-from minruntime.checkpoints import (
-    CHECKPOINT_GRACE,
-    EVICTION_BUDGET,
+from minruntime._cycle import VictimIndex
+from minruntime._eligibility import ALLOWED, Groups, judge, min_runtime_filter
+from minruntime._evictable import TaskOrder, evictable_tasks
+from minruntime._facts import JobFacts
+from minruntime._protection import (
     FOREVER_NS,
-    MIN_RUNTIME,
-    Extensions,
-    JobInputs,
-    effective_min_runtime_ns,
+    NO_INPUTS,
+    NO_SETTINGS,
+    Protection,
+    Settings,
+    effective_min_runtime,
+    evictions_in_window,
     protection,
-    unsaved_work,
 )
+from minruntime._ranking import Candidate, rank, select, unsaved_work
+from minruntime._resolution import Resolver
+from minruntime._time import Instant, from_ns, to_ns
+from minruntime._validation import validate_victim
 from minruntime.config import Config
-from minruntime.decisions import Decision, Reason
+from minruntime.decisions import (
+    Action,
+    Decision,
+    Failure,
+    ProtectionKind,
+    Reason,
+    Resolution,
+    ScenarioResult,
+    Selection,
+)
 from minruntime.durations import MinRuntime
-from minruntime.jobs import JobFacts, JobLike, TaskLike
-from minruntime.preemptibility import (
-    LEGACY_PRIORITY_THRESHOLD,
-    Preemptibility,
-    PreemptibilitySource,
-)
+from minruntime.jobs import JobLike, TaskLike
+from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, PreemptibilitySource
 from minruntime.queues import QueueTree
-from minruntime.resolution import Action, MinRuntimeTable, Resolution, Resolver
-from minruntime.validation import Failure, ScenarioResult, validate_victim
-from minruntime.victims import (
-    ALLOWED,
-    TaskOrder,
-    evictable_tasks,
-    judge,
-    min_runtime_filter,
-)
 
-__all__ = ["Session", "SessionStats"]
+__all__ = ["Cycle", "Session", "SessionStats"]
 
-_SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
-_NO_SETTINGS: Final = Extensions()
-_NO_INPUTS: Final = JobInputs()
+
+def __dir__() -> list[str]:
+    return __all__
+
+
 _PROTECTED_REASONS: Final = frozenset(
     {Reason.PROTECTED, Reason.EVICTION_BUDGET, Reason.CHECKPOINT_GRACE}
 )
@@ -83,10 +89,13 @@ class SessionStats:
         resolutions: how many min-runtime lookups were made.
         cache_hits: how many of them were answered from the cache.
         jobs: how many distinct jobs had their facts computed.
-        protections: how many decisions a checkpoint-aware protection (BEHAVIOR.md section 16)
-            decided, by kind: ``"eviction-budget"``, ``"checkpoint-grace"``, and
+        protections: how many decisions a protection beyond min-runtime (BEHAVIOR.md section
+            16) decided, by kind value: ``"eviction-budget"``, ``"checkpoint-grace"``, and
             ``"job-request"`` (protected only because a job's own request lengthened its MR),
             elastic victims they held to their minimum included. Empty when unused.
+
+    >>> SessionStats(decisions={}, resolutions=3, cache_hits=2, jobs=1).cache_misses
+    1
     """
 
     decisions: Mapping[str, int]
@@ -131,16 +140,13 @@ class Session:
 
     __slots__ = (
         "_counts",
-        "_extended",
         "_facts",
         "_influence",
-        "_known_pair",
         "_lookups",
         "_misses",
         "_now",
         "_now_ns",
         "_resolver",
-        "_tables",
         "_task_order",
         "_threshold",
         "config",
@@ -166,16 +172,18 @@ class Session:
         self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
         self._facts: dict[int, JobFacts] = {}
         self._counts: Counter[Reason] = Counter()
+        self._influence: Counter[ProtectionKind] = Counter()
         self._lookups = 0
         self._misses = 0
-        self._tables: dict[Action, MinRuntimeTable] = {}
-        self._extended = tree.has_extensions or config.has_extensions
-        self._influence: Counter[str] = Counter()
-        self._known_pair = self._resolver.known_reclaim
 
     @property
     def now(self) -> datetime:
-        """The instant of this session's decisions (UTC)."""
+        """The instant of this session's decisions (UTC).
+
+        >>> from minruntime import QueueTree, Config
+        >>> Session(QueueTree([]), Config(), now=0).now.isoformat()
+        '1970-01-01T00:00:00+00:00'
+        """
         return self._now
 
     def at(self, now: Instant) -> Session:
@@ -215,32 +223,35 @@ class Session:
     def _resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
         resolver = self._resolver
         before = resolver.misses
-        if action is Action.PREEMPT:
-            result = resolver.preempt(victim_queue)
-        else:
-            result = resolver.reclaim(preemptor_queue, victim_queue)
+        result = resolver.resolve(action, preemptor_queue, victim_queue)
         self._lookups += 1
         self._misses += resolver.misses - before
         return result
 
     def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
-        """The preempt MR of a victim in ``victim_queue`` (walk up from it)."""
+        """The preempt MR of a victim in ``victim_queue`` (walk up from it).
+
+        >>> from minruntime import QueueTree, Config, Queue
+        >>> Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0).preempt_min_runtime("q")
+        MinRuntime('1h')
+        """
         return self._resolve(Action.PREEMPT, victim_queue, victim_queue).min_runtime
 
     def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
-        """The reclaim MR between two queues, by the configured method."""
-        known = self._known_pair((preemptor_queue, victim_queue))  # the warm path: one lookup
-        if known is not None:
-            self._lookups += 1
-            return known.min_runtime
+        """The reclaim MR between two queues, by the configured method.
+
+        >>> from minruntime import QueueTree, Config, Queue
+        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
+        >>> Session(tree, Config(), 0).reclaim_min_runtime("b", "a")
+        MinRuntime('1h')
+        """
         return self._resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
 
-    def min_runtime_table(self, action: Action | str) -> MinRuntimeTable:
-        """A ``dict`` of (preemptor queue, victim queue) -> MR for ``action`` that fills itself.
+    def min_runtime_table(self, action: Action | str) -> Mapping[tuple[str, str], MinRuntime]:
+        """A mapping (preemptor queue, victim queue) -> MR for ``action`` that fills itself.
 
         The fastest way to look up many pairs: a pair seen before costs one dict lookup. It
         shares this session's resolution cache; its lookups are not counted in :meth:`stats`.
-        For preempt the preemptor's queue does not matter (the key still has both queues).
 
         >>> from minruntime import QueueTree, Config, Queue
         >>> session = Session(QueueTree([Queue("q", reclaim_min_runtime="1h"), Queue("p")]),
@@ -249,143 +260,25 @@ class Session:
         >>> table["p", "q"], table["p", "q"] is table["p", "q"]
         (MinRuntime('1h'), True)
         """
-        act = _action(action)
-        table = self._tables.get(act)
-        if table is None:
-            table = self._tables[act] = self._resolver.table(act)
-        return table
+        return _Table(self._resolver, _action(action))
 
     def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
-        """The MR that applies to ``victim`` when ``preemptor`` wants its resources."""
+        """The MR that applies to ``victim`` when ``preemptor`` wants its resources.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0)
+        >>> session.min_runtime("preempt", Job("p", "q"), Job("v", "q"))
+        MinRuntime('1h')
+        """
         return self.resolve(action, preemptor.queue, victim.queue).min_runtime
 
     # -- jobs -----------------------------------------------------------------------------------
 
-    def facts(self, job: JobLike) -> JobFacts:
-        """The derived facts of a job, computed once per session.
-
-        Raises:
-            InvalidTimestamp: for a naive or malformed start time.
-            InvalidPreemptibility: for an explicit preemptibility that is not a valid value.
-        """
+    def _fact(self, job: JobLike) -> JobFacts:
         facts = self._facts.get(id(job))
         if facts is None:
-            facts = JobFacts.of(job, self._threshold)
-            self._facts[id(job)] = facts
+            facts = self._facts[id(job)] = JobFacts.of(job, self._threshold)
         return facts
-
-    # -- protection and filters -----------------------------------------------------------------
-
-    def _settings(
-        self, action: Action, preemptor: JobFacts, victim: JobFacts
-    ) -> tuple[Extensions, JobInputs]:
-        """The section 16 settings and inputs that apply; all off when the session uses none."""
-        if not self._extended:
-            return _NO_SETTINGS, _NO_INPUTS
-        settings = self._resolver.extensions(action, preemptor.queue, victim.queue)
-        return settings, victim.inputs()
-
-    def _protection(
-        self, action: Action, preemptor: JobFacts, victim: JobFacts
-    ) -> tuple[str | None, int | None, Resolution]:
-        """(what protects the victim, until when in ns, the MR resolution): one rule for all."""
-        resolution = self._resolve(action, preemptor.queue, victim.queue)
-        mr = resolution.min_runtime._ns
-        if mr < 0:
-            return "never", FOREVER_NS, resolution
-        settings, inputs = self._settings(action, preemptor, victim)
-        kind, until = protection(mr, victim.start_ns, inputs, settings, self._now_ns)
-        return kind, until, resolution
-
-    def _effective_ns(
-        self, action: Action, preemptor: JobFacts, victim: JobFacts, mr_ns: int
-    ) -> int:
-        settings, inputs = self._settings(action, preemptor, victim)
-        return effective_min_runtime_ns(mr_ns, inputs.requested_ns, settings.max_job_min_runtime)
-
-    def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Whether ``victim`` is protected now, fundamentals aside.
-
-        Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + MR``. With the checkpoint-aware settings in use (BEHAVIOR.md section
-        16), a job's own request, a spent eviction budget and the checkpoint grace protect too.
-        """
-        kind, _, _ = self._protection(_action(action), self.facts(preemptor), self.facts(victim))
-        return kind is not None
-
-    def protected_until(
-        self, action: Action | str, preemptor: JobLike, victim: JobLike
-    ) -> datetime | None:
-        """When ``victim``'s protection ends: ``start + MR``, ``FOREVER`` for never, or ``None``
-        without a start time; with section 16 in use, the end of whatever protects it now."""
-        act = _action(action)
-        pre = self.facts(preemptor)
-        facts = self.facts(victim)
-        _kind, until, resolution = self._protection(act, pre, facts)
-        return self._until(act, pre, facts, until, resolution)
-
-    def _until(
-        self,
-        action: Action,
-        pre: JobFacts,
-        facts: JobFacts,
-        until: int | None,
-        resolution: Resolution,
-    ) -> datetime | None:
-        """The protection's end, or (unprotected) when the effective MR ended or ends."""
-        if until is not None:
-            return from_ns(until)
-        if facts.start_ns is None:
-            return None
-        effective = self._effective_ns(action, pre, facts, resolution.min_runtime._ns)
-        return from_ns(facts.start_ns + effective)
-
-    def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
-
-        False for a never MR; true for elastic and semi-preemptible victims (the scenario
-        validator judges them); otherwise true iff not protected.
-        """
-        facts = self.facts(victim)
-        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
-        return min_runtime_filter(facts, mr, self._now_ns)
-
-    def _judge(self, action: Action, preemptor: JobFacts, victims: list[JobFacts]) -> list[Reason]:
-        """The reasons for many victims (the one implementation: :func:`~minruntime.victims.judge`)."""
-        pre_queue = preemptor.queue
-        resolve = self._resolve
-        if action is Action.PREEMPT:
-
-            def min_runtime_of(queue: str) -> MinRuntime:
-                return resolve(Action.PREEMPT, queue, queue).min_runtime
-
-        else:
-
-            def min_runtime_of(queue: str) -> MinRuntime:
-                return resolve(Action.RECLAIM, pre_queue, queue).min_runtime
-
-        extensions_of = None
-        if self._extended:
-            extensions = self._resolver.extensions
-
-            def extensions_of(queue: str) -> Extensions:
-                return extensions(action, pre_queue, queue)
-
-        reasons = judge(
-            action,
-            preemptor,
-            victims,
-            self.tree,
-            min_runtime_of,
-            self._now_ns,
-            extensions_of,
-            self._influence,
-        )
-        self._counts.update(reasons)
-        return reasons
-
-    def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
-        return self._judge(action, preemptor, [victim])[0]
 
     def _facts_of(self, jobs: Iterable[JobLike]) -> list[JobFacts]:
         cache = self._facts
@@ -401,24 +294,138 @@ class Session:
             append(facts)
         return result
 
+    # -- the rules ------------------------------------------------------------------------------
+
+    def _groups(self, action: Action, preemptor: JobFacts) -> Groups:
+        return Groups(self._resolve, self._settings, action, preemptor.queue, self._now_ns)
+
+    def _settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
+        resolver = self._resolver
+        if not resolver.has_protections:
+            return NO_SETTINGS
+        return resolver.settings(action, preemptor_queue, victim_queue)
+
+    def _judge(self, action: Action, preemptor: JobFacts, victims: list[JobFacts]) -> list[Reason]:
+        reasons = judge(
+            action,
+            preemptor,
+            victims,
+            self._groups(action, preemptor),
+            self.tree,
+            self._now_ns,
+            self._influence,
+        )
+        self._counts.update(reasons)
+        return reasons
+
+    def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
+        return self._judge(action, preemptor, [victim])[0]
+
+    def _protection(
+        self, action: Action, preemptor: JobFacts, victim: JobFacts
+    ) -> tuple[Protection, Resolution, Settings]:
+        """What protects the victim, its MR resolution and its settings: the one rule."""
+        resolution = self._resolve(action, preemptor.queue, victim.queue)
+        settings = self._settings(action, preemptor.queue, victim.queue)
+        inputs = NO_INPUTS if settings is NO_SETTINGS else victim.inputs()
+        found = protection(resolution.min_runtime, victim.start_ns, inputs, settings, self._now_ns)
+        return found, resolution, settings
+
+    def _until(
+        self, victim: JobFacts, found: Protection, resolution: Resolution, settings: Settings
+    ) -> datetime | None:
+        """The protection's end; unprotected, when the effective MR ended or ends."""
+        if found.until_ns is not None:
+            return from_ns(found.until_ns)
+        if victim.start_ns is None:
+            return None
+        effective = effective_min_runtime(
+            resolution.min_runtime, victim.inputs().requested_ns, settings.max_job_min_runtime
+        )
+        return from_ns(victim.start_ns + effective.ns)
+
+    # -- protection and filters -----------------------------------------------------------------
+
+    def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """Whether ``victim`` is protected now, fundamentals aside.
+
+        Never protects whatever the start time; no start time is not protected; otherwise
+        ``now < start + MR``. With the protections beyond min-runtime in use (BEHAVIOR.md
+        section 16), a job's own request, a spent eviction budget and the checkpoint grace
+        protect too.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
+        >>> session.is_protected("preempt", Job("p", "q"), Job("v", "q", start_time=0))
+        True
+        """
+        found, _, _ = self._protection(_action(action), self._fact(preemptor), self._fact(victim))
+        return found.kind is not None
+
+    def protected_until(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike
+    ) -> datetime | None:
+        """When ``victim``'s protection ends: ``start + MR``, ``FOREVER`` for never, or ``None``
+        without a start time; with section 16 in use, the end of whatever protects it now.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
+        >>> session.protected_until("preempt", Job("p", "q"), Job("v", "q", start_time=0)).isoformat()
+        '1970-01-01T01:00:00+00:00'
+        """
+        victim_facts = self._fact(victim)
+        found, resolution, settings = self._protection(
+            _action(action), self._fact(preemptor), victim_facts
+        )
+        return self._until(victim_facts, found, resolution, settings)
+
+    def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
+
+        False for a never MR; true for elastic and semi-preemptible victims (the scenario
+        validator judges them); otherwise true iff not protected.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=0)
+        >>> session.min_runtime_filter("preempt", Job("p", "q"), Job("v", "q"))
+        False
+        """
+        facts = self._fact(victim)
+        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
+        return min_runtime_filter(facts, mr, self._now_ns)
+
     def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """Whether ``victim`` (or, if elastic or semi-preemptible, part of it) may be evicted.
 
         The fundamentals of the action (not itself; preempt: same queue and strictly lower
         priority; reclaim: another queue; not non-preemptible; an active task; a known queue),
-        then the min-runtime filter.
+        then the protection rule.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
+        >>> victim = Job("v", "q", pod_sets=[PodSet(tasks=[Task("v-0")])])
+        >>> session.is_eligible("preempt", Job("p", "q", priority=100), victim)
+        True
         """
-        return self._reason(_action(action), self.facts(preemptor), self.facts(victim)).allowed
+        return self._reason(_action(action), self._fact(preemptor), self._fact(victim)).allowed
 
     def eligible_victims(
         self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
     ) -> list[J]:
         """The eligible victims among ``victims``, in input order.
 
-        Equal to filtering with :meth:`is_eligible` one by one.
+        Equal to filtering with :meth:`is_eligible` one by one. For many preemptors over the
+        same running jobs, :meth:`cycle` answers each with less work.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
+        >>> victims = [Job(f"v{i}", "q", priority=50 * i, pod_sets=[PodSet(tasks=[Task("t")])])
+        ...            for i in range(3)]
+        >>> [v.id for v in session.eligible_victims("preempt", Job("p", "q", priority=60), victims)]
+        ['v0', 'v1']
         """
         candidates = list(victims)
-        reasons = self._judge(_action(action), self.facts(preemptor), self._facts_of(candidates))
+        reasons = self._judge(_action(action), self._fact(preemptor), self._facts_of(candidates))
         allowed = ALLOWED
         return [
             victim for victim, reason in zip(candidates, reasons, strict=True) if reason in allowed
@@ -432,9 +439,16 @@ class Session:
         None if the victim is not eligible; all its active tasks if it is eligible and not
         protected; per pod set the active tasks above ``min_available`` if it is protected and
         elastic, or semi-preemptible.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
+        >>> elastic = Job("v", "q", start_time=0,
+        ...               pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])])
+        >>> [t.id for t in session.evictable_tasks("preempt", Job("p", "q", priority=100), elastic)]
+        ['b']
         """
-        facts = self.facts(victim)
-        reason = self._reason(_action(action), self.facts(preemptor), facts)
+        facts = self._fact(victim)
+        reason = self._reason(_action(action), self._fact(preemptor), facts)
         return evictable_tasks(reason, facts, self._task_order)
 
     def next_expiry(
@@ -445,16 +459,20 @@ class Session:
         Among the victims that pass every fundamental but are protected by a finite MR (semi-
         preemptible ones excepted: their protection changes nothing), the earliest
         ``protected_until``; ``None`` if there is none.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
+        >>> victim = Job("v", "q", start_time=0, pod_sets=[PodSet(tasks=[Task("a")])])
+        >>> session.next_expiry("preempt", Job("p", "q", priority=100), [victim]).isoformat()
+        '1970-01-01T01:00:00+00:00'
         """
         act = _action(action)
-        pre = self.facts(preemptor)
+        pre = self._fact(preemptor)
         facts = self._facts_of(victims)
         earliest: int | None = None
         for victim, reason in zip(facts, self._judge(act, pre, facts), strict=True):
-            if reason in _PROTECTED_REASONS or (
-                reason is Reason.DEFERRED and victim.preemptibility is not _SEMI
-            ):
-                _, until, _ = self._protection(act, pre, victim)
+            if reason in _PROTECTED_REASONS or (reason is Reason.DEFERRED and not victim.semi):
+                until = self._protection(act, pre, victim)[0].until_ns
                 if (
                     until is not None
                     and until < FOREVER_NS
@@ -468,7 +486,8 @@ class Session:
     def validate(
         self, action: Action | str, preemptor: JobLike, evictions: Evictions[J]
     ) -> ScenarioResult:
-        """Judge a scenario: would evicting these tasks break min-runtime or a semi-preemptible core?
+        """Judge a scenario: would evicting these tasks break a protection or a semi-preemptible
+        core?
 
         Args:
             action: preempt or reclaim (which MR applies).
@@ -481,23 +500,28 @@ class Session:
 
         Raises:
             InvalidScenario: if a victim does not have a task the scenario evicts.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
+        >>> elastic = Job("v", "q", start_time=0,
+        ...               pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])])
+        >>> print(session.validate("preempt", Job("p", "q"), {elastic: ["a", "b"]}))
+        preempt scenario of 'p': invalid: job 'v' pod set 'default': 2 active - 2 evicted = 0 < min_available 1 (protected by min-runtime 1h until 1970-01-01T01:00:00Z)
         """
         act = _action(action)
-        pre = self.facts(preemptor)
+        pre = self._fact(preemptor)
         pairs = evictions.items() if isinstance(evictions, Mapping) else evictions
         failures: list[Failure] = []
         for victim, tasks in pairs:
-            facts = self.facts(victim)
-            kind, until, resolution = self._protection(act, pre, facts)
+            facts = self._fact(victim)
+            found, resolution, settings = self._protection(act, pre, facts)
             failures.extend(
                 validate_victim(
                     facts,
                     tasks,
                     resolution.min_runtime,
-                    self._now_ns,
-                    self._until(act, pre, facts, until, resolution),
-                    protected=kind is not None,
-                    protected_by=None if kind in (None, MIN_RUNTIME, "never") else kind,
+                    found,
+                    self._until(facts, found, resolution, settings),
                 )
             )
         return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
@@ -508,12 +532,18 @@ class Session:
         """The full, immutable decision for one victim, with its reason and numbers.
 
         ``decision.allowed == is_eligible(...)``; ``str(decision)`` is one sentence.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=60)
+        >>> victim = Job("v", "q", start_time=0, pod_sets=[PodSet(tasks=[Task("a")])])
+        >>> print(session.explain("preempt", Job("p", "q", priority=100), victim))
+        preempt of 'v' by 'p': refused: min-runtime never from queue 'q': never evicted by preempt
         """
         act = _action(action)
-        pre = self.facts(preemptor)
-        facts = self.facts(victim)
+        pre = self._fact(preemptor)
+        facts = self._fact(victim)
         reason = self._reason(act, pre, facts)
-        kind, until, resolution = self._protection(act, pre, facts)
+        found, resolution, settings = self._protection(act, pre, facts)
         notes = [
             f"queue {name!r} is not in the tree: the node-pool default applies"
             for name in resolution.unknown_queues
@@ -523,16 +553,16 @@ class Session:
             Reason.SAME_JOB,
             Reason.UNKNOWN_VICTIM_QUEUE,
         ):
-            comparison = "<" if facts.preemptibility is Preemptibility.PREEMPTIBLE else ">="
+            comparison = "<" if facts.preemptibility.value == "preemptible" else ">="
             notes.append(
                 f"{facts.preemptibility} by the legacy priority rule "
                 f"({facts.priority} {comparison} {self._threshold})"
             )
-        start = facts.start_time
         unsaved = None
-        if self._extended:
-            notes.extend(self._extension_notes(act, pre, facts, resolution, kind))
-            unsaved = self._unsaved(facts, evictable_tasks(reason, facts) or facts.active_tasks())
+        if settings is not NO_SETTINGS:
+            notes.extend(self._protection_notes(facts, resolution, settings, found))
+            tasks = evictable_tasks(reason, facts) or facts.active_tasks()
+            unsaved = unsaved_work(facts, tasks, self._now_ns)
         return Decision(
             action=act,
             preemptor=pre.id,
@@ -542,99 +572,139 @@ class Session:
             min_runtime=resolution.min_runtime,
             source=resolution.source,
             preemptibility=facts.preemptibility,
-            start_time=start,
-            protected_until=self._until(act, pre, facts, until, resolution),
+            start_time=facts.start_time,
+            protected_until=self._until(facts, found, resolution, settings),
             now=self._now,
             notes=tuple(notes),
-            protected_by=None if kind == "never" else kind,
+            protected_by=found.kind,
             unsaved_work=unsaved,
         )
 
-    def _extension_notes(
-        self,
-        action: Action,
-        pre: JobFacts,
-        victim: JobFacts,
-        resolution: Resolution,
-        kind: str | None,
+    def _protection_notes(
+        self, victim: JobFacts, resolution: Resolution, settings: Settings, found: Protection
     ) -> list[str]:
-        settings = self._resolver.extensions(action, pre.queue, victim.queue)
         inputs = victim.inputs()
         notes = []
-        mr = resolution.min_runtime._ns
-        effective = self._effective_ns(action, pre, victim, mr)
-        if inputs.requested_ns is not None and mr >= 0:
+        mr = resolution.min_runtime
+        if inputs.requested_ns is not None and not mr.is_never:
+            effective = effective_min_runtime(mr, inputs.requested_ns, settings.max_job_min_runtime)
             requested = MinRuntime.from_nanoseconds(inputs.requested_ns)
+            cap = settings.max_job_min_runtime
             where = f"queue {settings.cap_source!r}" if settings.cap_source else "the default"
-            if effective != mr:
-                notes.append(
-                    f"the job requested {requested}: effective min-runtime "
-                    f"{MinRuntime.from_nanoseconds(effective)} (cap {settings.max_job_min_runtime} "
-                    f"from {where})"
-                )
-            else:
-                notes.append(
-                    f"the job requested {requested}: no effect (cap {settings.max_job_min_runtime} "
-                    f"from {where})"
-                )
-        if kind == EVICTION_BUDGET:
+            effect = f"effective min-runtime {effective}" if effective != mr else "no effect"
+            notes.append(f"the job requested {requested}: {effect} (cap {cap} from {where})")
+        if found.kind is ProtectionKind.EVICTION_BUDGET:
             where = f"queue {settings.budget_source!r}" if settings.budget_source else "the default"
             window = settings.eviction_window
             span = "ever" if window.is_never else f"per {window}"
-            times = inputs.eviction_ns
-            if times is None:
-                history = f"evicted {inputs.eviction_count} time(s), times unknown"
-            else:
-                recent = [t for t in times if window.is_never or self._now_ns < t + window._ns]
-                history = f"evicted {len(recent)} time(s) in the window"
+            recent = evictions_in_window(inputs, window, self._now_ns)
+            history = (
+                f"evicted {inputs.eviction_count} time(s), times unknown"
+                if recent is None
+                else f"evicted {len(recent)} time(s) in the window"
+            )
             notes.append(f"eviction budget {settings.max_evictions} {span} from {where}; {history}")
-        elif kind == CHECKPOINT_GRACE:
+        elif found.kind is ProtectionKind.CHECKPOINT_GRACE:
             where = f"queue {settings.grace_source!r}" if settings.grace_source else "the default"
             notes.append(f"checkpoint grace {settings.grace} from {where}")
         return notes
 
-    # -- unsaved work and ranking ---------------------------------------------------------------
-
-    def _unsaved(self, facts: JobFacts, tasks: Iterable[TaskLike]) -> float:
-        weight = sum(float(getattr(task, "weight", 1.0)) for task in tasks)
-        return unsaved_work(facts.start_ns, facts.inputs().checkpoint_ns, self._now_ns, weight)
+    # -- unsaved work, ranking and selection ----------------------------------------------------
 
     def unsaved_work(self, victim: JobLike, tasks: Iterable[TaskLike] | None = None) -> float:
         """The work evicting ``tasks`` of ``victim`` now would lose (BEHAVIOR.md section 16).
 
-        ``now - max(start, last_checkpoint)`` in seconds, times the summed weight of the tasks
-        (default: all its active tasks; a task's weight defaults to 1). Zero with no start time.
+        Seconds since its work was last saved (its last checkpoint of this run, else the end of
+        its restore after the start), times the summed weight of the tasks (default: all its
+        active tasks; a task's weight defaults to 1). Zero with no start time.
 
-        >>> from minruntime import Config, Job, PodSet, QueueTree, Queue, Task
-        >>> job = Job("j", "q", start_time=0, last_checkpoint=600,
+        >>> from minruntime import Config, Job, JobInputs, PodSet, QueueTree, Queue, Task
+        >>> job = Job("j", "q", start_time=0, inputs=JobInputs(last_checkpoint=600),
         ...           pod_sets=[PodSet(min_available=2, tasks=[Task("a", weight=8), Task("b", weight=8)])])
         >>> Session(QueueTree([Queue("q")]), Config(), now=900).unsaved_work(job)
         4800.0
         """
-        facts = self.facts(victim)
-        return self._unsaved(facts, facts.active_tasks() if tasks is None else tasks)
+        facts = self._fact(victim)
+        return unsaved_work(facts, facts.active_tasks() if tasks is None else tasks, self._now_ns)
+
+    def _candidates(
+        self, action: Action, preemptor: JobLike, victims: Iterable[J]
+    ) -> tuple[list[Candidate[J]], dict[int, JobFacts]]:
+        pre = self._fact(preemptor)
+        jobs = list(victims)
+        facts = self._facts_of(jobs)
+        reasons = self._judge(action, pre, facts)
+        order = self._task_order
+        now_ns = self._now_ns
+        candidates: list[Candidate[J]] = []
+        by_index: dict[int, JobFacts] = {}
+        for index, (job, fact, reason) in enumerate(zip(jobs, facts, reasons, strict=True)):
+            if reason in ALLOWED:
+                tasks = evictable_tasks(reason, fact, order)
+                candidates.append(
+                    (unsaved_work(fact, tasks, now_ns), fact.priority, index, job, tasks)
+                )
+                by_index[index] = fact
+        return candidates, by_index
 
     def rank_victims(
         self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
     ) -> list[J]:
-        """The eligible victims, cheapest first: least unsaved work, then lower priority, then input order.
+        """The eligible victims, cheapest first: least unsaved work, then lower priority, then
+        input order.
 
         Unsaved work counts only the tasks that would go: for an elastic or semi-preemptible
         victim kept at its minimum, the tasks above it. A scheduler that takes victims from the
         front loses the least work. Equal to :meth:`eligible_victims` reordered.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=600)
+        >>> old = Job("old", "q", start_time=0, pod_sets=[PodSet(tasks=[Task("a")])])
+        >>> new = Job("new", "q", start_time=500, pod_sets=[PodSet(tasks=[Task("b")])])
+        >>> [v.id for v in session.rank_victims("preempt", Job("p", "q", priority=100), [old, new])]
+        ['new', 'old']
         """
-        act = _action(action)
-        pre = self.facts(preemptor)
-        candidates = list(victims)
-        facts = self._facts_of(candidates)
-        reasons = self._judge(act, pre, facts)
-        keyed = []
-        for index, (job, fact, reason) in enumerate(zip(candidates, facts, reasons, strict=True)):
-            if reason in ALLOWED:
-                lost = self._unsaved(fact, evictable_tasks(reason, fact))
-                keyed.append((lost, fact.priority, index, job))
-        keyed.sort(key=lambda item: item[:3])
-        return [item[3] for item in keyed]
+        candidates, _ = self._candidates(_action(action), preemptor, victims)
+        return [item[3] for item in rank(candidates)]
+
+    def select(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[J], needed: float
+    ) -> Selection[J]:
+        """The cheapest eligible victims, in :meth:`rank_victims` order, whose evictable tasks
+        free at least ``needed`` (by task weight; a task weighs 1 unless it says otherwise).
+
+        The shortest such prefix of the ranking; when even every eligible victim is not
+        enough, all of them, and the selection's ``shortfall`` says how much is missing.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=600)
+        >>> jobs = [Job(f"v{i}", "q", start_time=100 * i, pod_sets=[PodSet(tasks=[Task(f"t{i}", weight=4)])])
+        ...         for i in range(3)]
+        >>> chosen = session.select("preempt", Job("p", "q", priority=100), jobs, needed=6)
+        >>> [v.id for v in chosen.victims], chosen.freed, chosen.shortfall
+        (['v2', 'v1'], 8.0, 0.0)
+        >>> session.select("preempt", Job("p", "q", priority=100), jobs, needed=20).shortfall
+        8.0
+        """
+        candidates, by_index = self._candidates(_action(action), preemptor, victims)
+        ranked = rank(candidates)
+        return select(ranked, [by_index[item[2]] for item in ranked], float(needed))
+
+    # -- the cycle form -------------------------------------------------------------------------
+
+    def cycle(self, running: Iterable[J]) -> Cycle[J]:
+        """The running jobs of this cycle, indexed once so that each preemptor's question costs
+        work that grows with the number of victim queues and the size of the answer, not with
+        the number of running jobs.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=0)
+        >>> running = [Job(f"v{i}", "a", pod_sets=[PodSet(tasks=[Task("t")])]) for i in range(3)]
+        >>> cycle = session.cycle(running)
+        >>> [v.id for v in cycle.eligible_victims("reclaim", Job("p", "b"))]
+        ['v0', 'v1', 'v2']
+        """
+        return Cycle(self, running)
 
     # -- statistics -----------------------------------------------------------------------------
 
@@ -656,5 +726,98 @@ class Session:
             resolutions=self._lookups,
             cache_hits=self._lookups - self._misses,
             jobs=len(self._facts),
-            protections=dict(sorted(self._influence.items())),
+            protections={
+                kind.value: n
+                for kind, n in sorted(self._influence.items(), key=lambda kv: kv[0].value)
+            },
         )
+
+
+class _Table(dict[tuple[str, str], MinRuntime]):
+    """(preemptor queue, victim queue) -> MR for one action; fills itself on first use."""
+
+    __slots__ = ("_action", "_resolver")
+
+    def __init__(self, resolver: Resolver, action: Action) -> None:
+        super().__init__()
+        self._resolver = resolver
+        self._action = action
+
+    def __missing__(self, key: tuple[str, str]) -> MinRuntime:
+        value = self[key] = self._resolver.resolve(self._action, *key).min_runtime
+        return value
+
+
+class Cycle(Generic[J]):
+    """A session's running jobs, indexed once for the many preemptors of a scheduling cycle.
+
+    Build one with :meth:`Session.cycle`. Each question costs work that grows with the number
+    of victim queues and the size of the answer, not with the number of running jobs: the
+    min-runtime rule is evaluated once per group of victims that share a resolution, and each
+    group is split by a binary search over start times.
+
+    Answers list victims grouped by queue (queues in tree order, depth first), and within a
+    queue the victims whose protection cannot depend on time (elastic, semi-preemptible, never
+    started) first, then the others oldest first; ties keep the order of ``running``. The set of
+    victims is exactly :meth:`Session.eligible_victims`'s over the running jobs.
+
+    >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+    >>> tree = QueueTree([Queue("org", reclaim_min_runtime="1h"), Queue("a", "org"), Queue("b", "org")])
+    >>> session = Session(tree, Config(), now=7200)
+    >>> running = [Job(name, "a", start_time=start, pod_sets=[PodSet(tasks=[Task(f"{name}-0")])])
+    ...            for name, start in [("young", 5000), ("old", 0), ("mid", 3600)]]
+    >>> cycle = session.cycle(running)
+    >>> [job.id for job in cycle.eligible_victims("reclaim", Job("p", "b"))]
+    ['old', 'mid']
+    """
+
+    __slots__ = ("_index", "_session")
+
+    def __init__(self, session: Session, running: Iterable[J]) -> None:
+        self._session = session
+        self._index: VictimIndex[J] = VictimIndex(session, running)
+
+    def __len__(self) -> int:
+        """How many running jobs the cycle holds."""
+        return len(self._index.jobs)
+
+    def eligible_victims(self, action: Action | str, preemptor: JobLike) -> list[J]:
+        """The running jobs ``preemptor`` may take (or, elastic or semi-preemptible, part of).
+
+        The same set as :meth:`Session.eligible_victims` over the running jobs, in the cycle's
+        order (see the class).
+
+        >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
+        >>> cycle = session.cycle([Job("v", "q", priority=10, pod_sets=[PodSet(tasks=[Task("t")])])])
+        >>> [job.id for job in cycle.eligible_victims("preempt", Job("p", "q", priority=20))]
+        ['v']
+        """
+        return self._index.eligible_victims(_action(action), preemptor)
+
+    def select(self, action: Action | str, preemptor: JobLike, needed: float) -> Selection[J]:
+        """:meth:`Session.select` over the running jobs: the cheapest eligible victims whose
+        evictable tasks free at least ``needed``; work grows with the eligible victims.
+
+        >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+        >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=600)
+        >>> cycle = session.cycle([Job(f"v{i}", "a", start_time=100 * i,
+        ...                            pod_sets=[PodSet(tasks=[Task(f"t{i}")])]) for i in range(3)])
+        >>> [job.id for job in cycle.select("reclaim", Job("p", "b"), needed=2).victims]
+        ['v2', 'v1']
+        """
+        act = _action(action)
+        return self._session.select(
+            act, preemptor, self._index.eligible_victims(act, preemptor), needed
+        )
+
+    def next_expiry(self, action: Action | str, preemptor: JobLike) -> datetime | None:
+        """:meth:`Session.next_expiry` over the running jobs: when to retry.
+
+        >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+        >>> session = Session(QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")]), Config(), now=0)
+        >>> cycle = session.cycle([Job("v", "a", start_time=0, pod_sets=[PodSet(tasks=[Task("t")])])])
+        >>> cycle.next_expiry("reclaim", Job("p", "b")).isoformat()
+        '1970-01-01T01:00:00+00:00'
+        """
+        return self._session.next_expiry(action, preemptor, self._index.jobs)

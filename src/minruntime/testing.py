@@ -18,11 +18,11 @@ import attrs
 from hypothesis import strategies as st
 
 from minruntime.config import Config
+from minruntime.decisions import Action
 from minruntime.durations import MinRuntime
 from minruntime.jobs import Job, PodSet, Task, TaskStatus
 from minruntime.preemptibility import Preemptibility
 from minruntime.queues import Queue, QueueTree
-from minruntime.resolution import Action
 from minruntime.session import Session
 
 __all__ = [

@@ -31,7 +31,7 @@ from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, MinRuntimeError
 from minruntime.jobs import DEFAULT_PRIORITY
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
-from minruntime.queues import Queue, QueueTree
+from minruntime.queues import ProtectionSettings, Queue, QueueTree
 
 __all__ = [
     "POLICIES",
@@ -403,11 +403,13 @@ class Settings:
         return Config(
             default_preempt_min_runtime=self.preempt_min_runtime,
             default_reclaim_min_runtime=self.reclaim_min_runtime,
-            reclaim_resolve_method=self.reclaim_resolve_method,
-            default_preempt_checkpoint_grace=self.checkpoint_grace,
-            default_reclaim_checkpoint_grace=self.checkpoint_grace,
-            default_max_evictions=self.max_evictions,
-            default_eviction_window=self.eviction_window,
+            reclaim_resolve_method=self.reclaim_resolve_method,  # type: ignore[arg-type]
+            protections=ProtectionSettings(
+                preempt_checkpoint_grace=self.checkpoint_grace,
+                reclaim_checkpoint_grace=self.checkpoint_grace,
+                max_evictions=self.max_evictions,
+                eviction_window=self.eviction_window,
+            ),
         )
 
     def tree(self, tree: QueueTree) -> QueueTree:

@@ -64,11 +64,11 @@ from typing import Final, cast
 
 import attrs
 
+from minruntime.decisions import Action
 from minruntime.durations import MinRuntime
-from minruntime.jobs import DEFAULT_POD_SET, TaskStatus
+from minruntime.jobs import DEFAULT_POD_SET, JobInputs, TaskStatus
 from minruntime.preemptibility import Preemptibility
 from minruntime.queues import QueueTree
-from minruntime.resolution import Action
 from minruntime.session import Session
 from minruntime.sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
 from minruntime.sim.model import JobSpec, Settings, SimulationError, Workload
@@ -242,8 +242,14 @@ class _AwareJob(_Job):
         history = self.clock.history
         return tuple(self.eviction_times[-history:]) if history else ()
 
-    requested_min_runtime: Final = None
-    """The simulator's jobs make no requests of their own."""
+    @property
+    def inputs(self) -> JobInputs:
+        """Its checkpoint-aware inputs, as the Session reads them (no request of its own)."""
+        return JobInputs(
+            checkpoint_interval=self.checkpoint_interval,
+            last_checkpoint=self.last_checkpoint,
+            evictions=self.evictions,
+        )
 
 
 class _Queue:
@@ -337,7 +343,7 @@ class _Simulation:
         self.version = 0
         self.aware = settings.checkpoint_aware
         tree = settings.tree(tree)
-        budgets = [tree[name].max_evictions for name in tree]
+        budgets = [tree[name].protections.max_evictions for name in tree]
         budgets.append(settings.max_evictions)
         self.clock = _Clock(max((budget for budget in budgets if budget is not None), default=0))
         self.base = Session(
@@ -593,7 +599,7 @@ class _Simulation:
             got = 0
             for victim in victims:
                 evictable = len(session.evictable_tasks(action, job, victim))
-                facts = session.facts(victim)
+                facts = session._fact(victim)
                 if evictable > cap and not facts.elastic and facts.preemptibility is not _SEMI:
                     continue  # a gang goes whole or not at all
                 got += evictable
@@ -607,7 +613,7 @@ class _Simulation:
         """How many of a victim's evictable tasks to take (0: skip it)."""
         if not evictable:
             return 0
-        facts = session.facts(victim)
+        facts = session._fact(victim)
         if not facts.elastic and facts.preemptibility is not _SEMI:
             take = len(evictable)  # a gang goes whole
         else:
@@ -630,7 +636,7 @@ class _Simulation:
                 evictable = len(session.evictable_tasks(action, job, victim))
                 extra = 0
                 if session.is_protected(action, job, victim):
-                    facts = session.facts(victim)
+                    facts = session._fact(victim)
                     if facts.preemptibility is _SEMI:
                         extra = len(facts.surplus_tasks()) - evictable
                     elif facts.preemptibility is not _NON:
@@ -672,7 +678,7 @@ class _Simulation:
                 )
         for victim, chosen, _ in plan:
             min_runtime = session.min_runtime(action, job, victim)
-            effective = session.facts(victim).preemptibility
+            effective = session._fact(victim).preemptibility
             unsaved = session.unsaved_work(victim, chosen) if self.aware else None
             self._evict(victim, chosen, now, action, job, min_runtime, effective, unsaved)
         queue = self.queues[job.queue]

@@ -1,0 +1,177 @@
+"""Eligibility (BEHAVIOR.md section 8): may this victim, or part of it, be evicted at all.
+
+The fundamentals, in order, the first that fails names the reason: not the preemptor itself
+(``SAME_JOB``); a queue in the tree (``UNKNOWN_VICTIM_QUEUE``); for preempt the preemptor's queue
+(``DIFFERENT_QUEUE``) and strictly lower priority (``NOT_LOWER_PRIORITY``), for reclaim another
+queue (``SAME_QUEUE``); then what depends on the victim alone (its ``barrier``: non-preemptible,
+no active task, semi-preemptible with nothing above its core). Then the protection rule of
+:mod:`minruntime._protection`: ``NEVER`` for a never MR; ``DEFERRED`` for a semi-preemptible
+victim, and for an elastic one that is protected (only tasks above its minimum may go, which
+validation checks); ``PROTECTED``, ``EVICTION_BUDGET`` or ``CHECKPOINT_GRACE`` for any other
+protected victim; else ``ELIGIBLE``.
+
+Victims in one queue share their min-runtime and settings for a given preemptor: :class:`Groups`
+resolves them, and the protection rule's threshold, once per victim queue. Where a section 16
+protection is on for a queue, its victims are judged one by one by the full rule.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Final
+
+from minruntime._facts import JobFacts
+from minruntime._protection import Settings, free_before, is_protected_ns, protection
+from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
+from minruntime.durations import MinRuntime
+
+__all__ = ["ALLOWED", "Group", "Groups", "judge", "min_runtime_filter"]
+
+ALLOWED: Final = frozenset({Reason.ELIGIBLE, Reason.DEFERRED})
+"""The reasons that let a victim (or part of it) be evicted."""
+
+REASON_OF: Final = {
+    ProtectionKind.NEVER: Reason.NEVER,
+    ProtectionKind.MIN_RUNTIME: Reason.PROTECTED,
+    ProtectionKind.JOB_REQUEST: Reason.PROTECTED,
+    ProtectionKind.EVICTION_BUDGET: Reason.EVICTION_BUDGET,
+    ProtectionKind.CHECKPOINT_GRACE: Reason.CHECKPOINT_GRACE,
+}
+"""The reason of a victim that is not elastic or semi-preemptible, by what protects it."""
+
+
+class Group:
+    """What one victim queue shares for one (action, preemptor queue): its min-runtime, the
+    section 16 settings, and the rule evaluated once: ``threshold`` (the latest start that is
+    free, see :func:`~minruntime._protection.free_before`), ``None`` for never, or ``by_victim``
+    when a section 16 protection is on and each victim needs the whole rule."""
+
+    __slots__ = ("by_victim", "min_runtime", "never", "settings", "threshold")
+
+    def __init__(self, min_runtime: MinRuntime, settings: Settings, now_ns: int) -> None:
+        self.min_runtime = min_runtime
+        self.settings = settings
+        self.never = min_runtime.is_never
+        self.by_victim = not self.never and not settings.off
+        threshold = free_before(min_runtime, now_ns)
+        self.threshold: int = 0 if threshold is None else threshold
+
+
+class Groups:
+    """The :class:`Group` of each victim queue for one (action, preemptor queue), filled on use.
+
+    ``resolve`` and ``settings`` are the session's (so that its statistics count the lookups).
+    """
+
+    __slots__ = ("_action", "_known", "_now_ns", "_pre_queue", "_resolve", "_settings")
+
+    def __init__(
+        self,
+        resolve: Callable[[Action, str, str], Resolution],
+        settings: Callable[[Action, str, str], Settings],
+        action: Action,
+        preemptor_queue: str,
+        now_ns: int,
+    ) -> None:
+        self._resolve = resolve
+        self._settings = settings
+        self._action = action
+        self._pre_queue = preemptor_queue
+        self._now_ns = now_ns
+        self._known: dict[str, Group] = {}
+
+    def __getitem__(self, queue: str) -> Group:
+        group = self._known.get(queue)
+        if group is None:
+            action, pre_queue = self._action, self._pre_queue
+            mr = self._resolve(action, pre_queue, queue).min_runtime
+            group = Group(mr, self._settings(action, pre_queue, queue), self._now_ns)
+            self._known[queue] = group
+        return group
+
+
+def judge(
+    action: Action,
+    preemptor: JobFacts,
+    victims: Iterable[JobFacts],
+    groups: Groups,
+    known_queues: object,
+    now_ns: int,
+    influence: Counter[ProtectionKind] | None = None,
+) -> list[Reason]:
+    """The reason of each victim's decision, in input order: the one rule of eligibility.
+
+    Args:
+        action: preempt or reclaim.
+        preemptor: the preemptor's facts.
+        victims: the victims' facts.
+        groups: the groups of ``action`` and the preemptor's queue.
+        known_queues: the queue tree (``in`` says whether a queue is known).
+        now_ns: the instant, in nanoseconds.
+        influence: counts the decisions a section 16 protection made, by kind (a job's own
+            request, a budget, a grace), elastic victims they held to their minimum included.
+    """
+    reasons: list[Reason] = []
+    append = reasons.append
+    group_of = groups.__getitem__
+    pre_id = preemptor.id
+    pre_queue = preemptor.queue
+    pre_priority = preemptor.priority
+    preempt = action is Action.PREEMPT
+    for victim in victims:
+        if victim.id == pre_id:
+            append(Reason.SAME_JOB)
+            continue
+        queue = victim.queue
+        if queue not in known_queues:  # type: ignore[operator]
+            append(Reason.UNKNOWN_VICTIM_QUEUE)
+            continue
+        if preempt:
+            if queue != pre_queue:
+                append(Reason.DIFFERENT_QUEUE)
+                continue
+            if victim.priority >= pre_priority:
+                append(Reason.NOT_LOWER_PRIORITY)
+                continue
+        elif queue == pre_queue:
+            append(Reason.SAME_QUEUE)
+            continue
+        barrier = victim.barrier
+        if barrier is not None:
+            append(barrier)
+            continue
+        group = group_of(queue)
+        if group.never:
+            append(Reason.NEVER)
+        elif victim.semi:  # its core is kept whatever protects it
+            append(Reason.DEFERRED)
+        elif group.by_victim:
+            kind = protection(
+                group.min_runtime, victim.start_ns, victim.inputs(), group.settings, now_ns
+            ).kind
+            if kind is None:
+                append(Reason.ELIGIBLE)
+            else:
+                if influence is not None and kind is not ProtectionKind.MIN_RUNTIME:
+                    influence[kind] += 1
+                append(Reason.DEFERRED if victim.elastic else REASON_OF[kind])
+        else:
+            # the protection rule, evaluated once for the group: free iff start <= threshold
+            start = victim.start_ns
+            if start is not None and start > group.threshold:
+                append(Reason.DEFERRED if victim.elastic else Reason.PROTECTED)
+            else:
+                append(Reason.ELIGIBLE)
+    return reasons
+
+
+def min_runtime_filter(victim: JobFacts, min_runtime: MinRuntime, now_ns: int) -> bool:
+    """The reference plugin's hook: may the victim be considered, as far as min-runtime goes?
+
+    False for a never MR (elastic or not); true for elastic and semi-preemptible victims (left
+    to the scenario validator); otherwise true iff not protected.
+    """
+    if min_runtime.is_never:
+        return False
+    return victim.flexible or not is_protected_ns(min_runtime, victim.start_ns, now_ns)

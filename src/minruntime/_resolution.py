@@ -1,0 +1,242 @@
+"""Resolution: which queue setting applies to a victim (BEHAVIOR.md section 4, and section 16).
+
+One walker for every per-queue setting. A setting resolves to the first queue, walking up from
+a *start queue*, on which it is set (zero and never are set values that stop the walk); if none
+is set, the node-pool default. The start queue is the only thing the rules differ in:
+
+- **preempt**: the victim's queue (the preemptor does not matter);
+- **reclaim, method "queue"**: the victim's queue;
+- **reclaim, method "lca"** (default): the child of the lowest common ancestor of the two queues
+  on the way to the victim, or the victim's queue itself when it is that ancestor. Queues in two
+  top-level trees share the virtual root: the start is the victim's top-level queue.
+
+The min-runtime of an action and its checkpoint grace start where the action's rule says; the
+eviction budget and the cap on a job's request always walk up from the victim's queue. A queue
+that is not in the tree gets the node-pool default, and the resolution names it.
+
+>>> from minruntime import Config, Queue, QueueTree, Action
+>>> tree = QueueTree([Queue("A"), Queue("B", "A", reclaim_min_runtime="600s"),
+...     Queue("C", "B"), Queue("D", "B", reclaim_min_runtime="60s"),
+...     Queue("leaf1", "C", reclaim_min_runtime=0), Queue("leaf2", "C", reclaim_min_runtime="180s"),
+...     Queue("leaf3", "D")])
+>>> resolver = Resolver(tree, Config())
+>>> [str(resolver.resolve(Action.RECLAIM, p, v).min_runtime)
+...  for p, v in [("leaf1", "leaf3"), ("leaf1", "leaf2"), ("leaf3", "leaf1")]]
+['1m', '3m', '10m']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any, Final
+
+from minruntime._protection import Settings
+from minruntime.config import Config
+from minruntime.decisions import Action, Resolution
+from minruntime.durations import MinRuntime
+from minruntime.queues import Queue, QueueTree
+
+__all__ = ["Resolver", "Setting", "lca_step"]
+
+
+class Setting(enum.Enum):
+    """A per-queue setting that resolves by walking up the tree."""
+
+    PREEMPT_MIN_RUNTIME = "preempt_min_runtime"
+    RECLAIM_MIN_RUNTIME = "reclaim_min_runtime"
+    PREEMPT_CHECKPOINT_GRACE = "preempt_checkpoint_grace"
+    RECLAIM_CHECKPOINT_GRACE = "reclaim_checkpoint_grace"
+    MAX_EVICTIONS = "max_evictions"
+    EVICTION_WINDOW = "eviction_window"
+    MAX_JOB_MIN_RUNTIME = "max_job_min_runtime"
+
+
+_ON_QUEUE: Final[dict[Setting, Callable[[Queue], Any]]] = {
+    Setting.PREEMPT_MIN_RUNTIME: attrgetter("preempt_min_runtime"),
+    Setting.RECLAIM_MIN_RUNTIME: attrgetter("reclaim_min_runtime"),
+    **{
+        setting: attrgetter(f"protections.{setting.value}")
+        for setting in Setting
+        if setting not in (Setting.PREEMPT_MIN_RUNTIME, Setting.RECLAIM_MIN_RUNTIME)
+    },
+}
+
+
+def _default(config: Config, setting: Setting) -> object:
+    if setting is Setting.PREEMPT_MIN_RUNTIME:
+        return config.default_preempt_min_runtime
+    if setting is Setting.RECLAIM_MIN_RUNTIME:
+        return config.default_reclaim_min_runtime
+    return config.protection_default(setting.value)
+
+
+_MIN_RUNTIME: Final = {
+    Action.PREEMPT: Setting.PREEMPT_MIN_RUNTIME,
+    Action.RECLAIM: Setting.RECLAIM_MIN_RUNTIME,
+}
+_GRACE: Final = {
+    Action.PREEMPT: Setting.PREEMPT_CHECKPOINT_GRACE,
+    Action.RECLAIM: Setting.RECLAIM_CHECKPOINT_GRACE,
+}
+
+
+def lca_step(tree: QueueTree, preemptor_queue: str, victim_queue: str) -> str:
+    """The start queue of the LCA rule: the child of the lowest common ancestor on the way to
+    the victim, or the victim's queue itself when it is that ancestor.
+
+    >>> from minruntime import Queue, QueueTree
+    >>> tree = QueueTree([Queue("B"), Queue("C", "B"), Queue("D", "B"), Queue("leaf3", "D")])
+    >>> lca_step(tree, "C", "leaf3"), lca_step(tree, "leaf3", "B"), lca_step(tree, "C", "C")
+    ('D', 'B', 'C')
+    """
+    victim_path = tree.path(victim_queue)
+    shared = tree.shared_depth(preemptor_queue, victim_queue)
+    return victim_path[shared] if shared < len(victim_path) else victim_queue
+
+
+class Resolver:
+    """The resolution rules, each answer computed once for the life of a tree and a config.
+
+    It remembers, per setting and queue, the result of the walk up (a walk stops at the first
+    queue already walked from), and per (action, preemptor queue, victim queue) the resolution.
+    A :class:`~minruntime.Session` owns one; :meth:`Session.at <minruntime.Session.at>` shares it.
+
+    >>> from minruntime import Queue, QueueTree, Config, Action
+    >>> resolver = Resolver(QueueTree([Queue("a", reclaim_min_runtime="2m"), Queue("b", "a")]),
+    ...                     Config())
+    >>> print(resolver.resolve(Action.RECLAIM, "a", "b"))
+    2m from queue 'a'
+    >>> resolver.resolve(Action.RECLAIM, "a", "b") is resolver.resolve(Action.RECLAIM, "a", "b")
+    True
+    """
+
+    __slots__ = ("_pairs", "_settings", "_walks", "config", "misses", "tree")
+
+    def __init__(self, tree: QueueTree, config: Config) -> None:
+        self.tree = tree
+        self.config = config
+        self._walks: dict[Setting, dict[str, tuple[Any, str | None]]] = {s: {} for s in Setting}
+        self._pairs: dict[tuple[Action, str, str], Resolution] = {}
+        self._settings: dict[tuple[Action, str, str], Settings] = {}
+        self.misses = 0
+        """How many resolutions were computed rather than remembered."""
+
+    # -- the walker -----------------------------------------------------------------------------
+
+    def walk(self, setting: Setting, start: str) -> tuple[Any, str | None]:
+        """Walk up from ``start`` to the first queue that sets ``setting``: (value, queue).
+
+        ``(default, None)`` when no queue on the way sets it. ``start`` must be in the tree.
+        """
+        memo = self._walks[setting]
+        known = memo.get(start)
+        if known is not None:
+            return known
+        read = _ON_QUEUE[setting]
+        tree = self.tree
+        trail: list[str] = []
+        node: str | None = start
+        found: tuple[Any, str | None] = (_default(self.config, setting), None)
+        while node is not None:
+            if node in memo:
+                found = memo[node]
+                break
+            value = read(tree[node])
+            if value is not None:
+                found = (value, node)
+                break
+            trail.append(node)
+            node = tree.parent(node)
+        for name in trail:
+            memo[name] = found
+        return found
+
+    def start_queue(self, action: Action, preemptor_queue: str, victim_queue: str) -> str:
+        """Where the min-runtime (and the grace) of ``action`` starts its walk; both queues are
+        in the tree."""
+        if action is Action.RECLAIM and self.config.reclaim_resolve_method == "lca":
+            return lca_step(self.tree, preemptor_queue, victim_queue)
+        return victim_queue
+
+    def unknown(self, action: Action, preemptor_queue: str, victim_queue: str) -> tuple[str, ...]:
+        """The queues of the two that are not in the tree (preempt looks at the victim's only)."""
+        tree = self.tree
+        names = (victim_queue,) if action is Action.PREEMPT else (preemptor_queue, victim_queue)
+        return tuple(dict.fromkeys(name for name in names if name not in tree))
+
+    # -- min-runtime ----------------------------------------------------------------------------
+
+    def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
+        """The MR of ``action`` for a victim in ``victim_queue``, and where it came from."""
+        key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
+        known = self._pairs.get(key)
+        if known is not None:
+            return known
+        self.misses += 1
+        unknown = self.unknown(action, preemptor_queue, victim_queue)
+        setting = _MIN_RUNTIME[action]
+        if unknown:
+            result = Resolution(_default(self.config, setting), None, unknown)  # type: ignore[arg-type]
+        else:
+            start = self.start_queue(action, preemptor_queue, victim_queue)
+            value, source = self.walk(setting, start)
+            result = Resolution(value, source)
+        self._pairs[key] = result
+        return result
+
+    def from_start(self, action: Action, start: str) -> MinRuntime:
+        """The MR of ``action`` whose walk starts at ``start`` (a queue in the tree): the value a
+        whole group of victims shares, whatever their own queues below it."""
+        value: MinRuntime = self.walk(_MIN_RUNTIME[action], start)[0]
+        return value
+
+    # -- section 16 -----------------------------------------------------------------------------
+
+    @property
+    def has_protections(self) -> bool:
+        """Whether any queue or the node-pool defaults turn a section 16 protection on."""
+        return self.tree.has_protections or self.config.has_protections
+
+    def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
+        """The section 16 settings for a victim in ``victim_queue``.
+
+        The grace starts where the min-runtime of ``action`` starts; the eviction budget and the
+        cap on a job's request walk up from the victim's queue. A queue not in the tree gets the
+        node-pool defaults.
+        """
+        key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
+        known = self._settings.get(key)
+        if known is not None:
+            return known
+        config = self.config
+        grace_setting = _GRACE[action]
+        if victim_queue not in self.tree:
+            result = Settings(
+                grace=_default(config, grace_setting),  # type: ignore[arg-type]
+                max_evictions=_default(config, Setting.MAX_EVICTIONS),  # type: ignore[arg-type]
+                eviction_window=_default(config, Setting.EVICTION_WINDOW),  # type: ignore[arg-type]
+                max_job_min_runtime=_default(config, Setting.MAX_JOB_MIN_RUNTIME),  # type: ignore[arg-type]
+            )
+        else:
+            grace: Any
+            if self.unknown(action, preemptor_queue, victim_queue):
+                grace, grace_source = _default(config, grace_setting), None
+            else:
+                start = self.start_queue(action, preemptor_queue, victim_queue)
+                grace, grace_source = self.walk(grace_setting, start)
+            budget, budget_source = self.walk(Setting.MAX_EVICTIONS, victim_queue)
+            window, _ = self.walk(Setting.EVICTION_WINDOW, victim_queue)
+            cap, cap_source = self.walk(Setting.MAX_JOB_MIN_RUNTIME, victim_queue)
+            result = Settings(
+                grace=grace,
+                max_evictions=budget,
+                eviction_window=window,
+                max_job_min_runtime=cap,
+                grace_source=grace_source,
+                budget_source=budget_source,
+                cap_source=cap_source,
+            )
+        self._settings[key] = result
+        return result

@@ -1,0 +1,104 @@
+"""Scenario validation (BEHAVIOR.md section 9): would evicting exactly these tasks break a
+protection?
+
+A scenario is a preemptor plus, for each victim job, the tasks it would evict. Each victim is
+judged by one rule (docs/decisions/validator-one-rule.md): for each pod set with at least one
+evicted task, ``active - evicted >= min_available`` must hold (equality allowed; ``active``
+counts every active task of the pod set, the evicted ones included). The rule applies to a
+semi-preemptible victim always (its core is never evicted), and to any other victim while it is
+protected (by whatever :func:`~minruntime._protection.protection` says); a never min-runtime
+refuses any eviction at all.
+
+Tasks are matched by id and count whatever their status. A task the victim does not have raises
+:class:`~minruntime.InvalidScenario`: that is a caller's bug, not a policy answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from datetime import datetime
+
+from minruntime._facts import JobFacts
+from minruntime._protection import Protection
+from minruntime.decisions import Failure, FailureKind, ProtectionKind
+from minruntime.durations import MinRuntime
+from minruntime.errors import InvalidScenario
+
+__all__ = ["validate_victim"]
+
+
+def _evicted_per_pod_set(victim: JobFacts, evicted: Iterable[object]) -> dict[str, int]:
+    ids = dict.fromkeys(getattr(task, "id", task) for task in evicted)
+    where: dict[Hashable, str] = {
+        task.id: pod_set.name for pod_set in victim.pod_sets for task in pod_set.tasks
+    }
+    counts: dict[str, int] = {}
+    for task_id in ids:
+        name = where.get(task_id)
+        if name is None:
+            names = ", ".join(repr(p.name) for p in victim.pod_sets)
+            raise InvalidScenario(
+                f"job {victim.id!r} has no task {task_id!r} (its pod sets: {names})"
+            )
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def validate_victim(
+    victim: JobFacts,
+    evicted: Iterable[object],
+    min_runtime: MinRuntime,
+    protected: Protection,
+    protected_until: datetime | None = None,
+) -> list[Failure]:
+    """The failures of one victim of a scenario (empty when it passes).
+
+    Args:
+        victim: the victim's facts.
+        evicted: the tasks (or task ids) the scenario would evict from it.
+        min_runtime: the resolved MR (for messages).
+        protected: what protects the victim now (:func:`~minruntime._protection.protection`).
+        protected_until: when its protection ends, for messages.
+
+    Raises:
+        InvalidScenario: if an evicted task is not one of the victim's tasks.
+    """
+    counts = _evicted_per_pod_set(victim, evicted)
+    if not counts:
+        return []
+    if protected.kind is ProtectionKind.NEVER:
+        return [
+            Failure(
+                victim=victim.id,
+                kind=FailureKind.NEVER,
+                pod_set=None,
+                active=victim.active_count,
+                evicted=sum(counts.values()),
+                min_available=0,
+                min_runtime=min_runtime,
+            )
+        ]
+    if victim.semi:
+        kind = FailureKind.CORE
+    elif protected.kind is not None:
+        kind = FailureKind.PROTECTED
+    else:
+        return []
+    failures = []
+    for pod_set in victim.pod_sets:
+        count = counts.get(pod_set.name, 0)
+        if count and len(pod_set.active) - count < pod_set.min_available:
+            failures.append(
+                Failure(
+                    victim=victim.id,
+                    kind=kind,
+                    pod_set=pod_set.name,
+                    active=len(pod_set.active),
+                    evicted=count,
+                    min_available=pod_set.min_available,
+                    min_runtime=min_runtime,
+                    protected_until=protected_until if kind is FailureKind.PROTECTED else None,
+                    protected_by=protected.kind if kind is FailureKind.PROTECTED else None,
+                )
+            )
+    return failures
