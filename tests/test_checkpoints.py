@@ -26,16 +26,16 @@ from minruntime import (
     InvalidQueueTree,
     InvalidTimestamp,
     Job,
-    JobFacts,
     MinRuntime,
     PodSet,
     Preemptibility,
     Queue,
     QueueTree,
-    Resolver,
     Task,
     TaskStatus,
 )
+from minruntime._facts import JobFacts
+from minruntime._resolution import Resolver
 from minruntime.checkpoints import (
     CHECKPOINT_GRACE,
     EVICTION_BUDGET,

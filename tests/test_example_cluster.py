@@ -20,7 +20,9 @@ import jsonschema
 import pytest
 import yaml
 
-from minruntime import Config, MinRuntime, QueueTree
+from minruntime import Action, Config, MinRuntime, QueueTree
+from minruntime._protection import is_protected
+from minruntime._resolution import resolve
 from minruntime.preemptibility import (
     PREEMPTIBILITY_KEY,
     Owner,
@@ -28,8 +30,6 @@ from minruntime.preemptibility import (
     PreemptibilitySource,
     determine_preemptibility,
 )
-from minruntime.protection import is_protected
-from minruntime.resolution import Action, resolve
 from minruntime.starttime import START_TIME_ANNOTATION, parse_start_time
 
 JSON = dict[str, Any]

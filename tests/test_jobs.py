@@ -11,12 +11,9 @@ import pytest
 from hypothesis import given
 
 from minruntime import (
-    ACTIVE_STATUSES,
-    ALLOCATED_STATUSES,
     InvalidPreemptibility,
     InvalidTimestamp,
     Job,
-    JobFacts,
     JobLike,
     PodSet,
     Preemptibility,
@@ -24,7 +21,8 @@ from minruntime import (
     Task,
     TaskStatus,
 )
-from minruntime.jobs import DEFAULT_POD_SET, DEFAULT_PRIORITY
+from minruntime._facts import JobFacts
+from minruntime.jobs import ACTIVE_STATUSES, ALLOCATED_STATUSES, DEFAULT_POD_SET, DEFAULT_PRIORITY
 from minruntime.testing import jobs
 
 ALL_STATUS_NAMES = [

@@ -7,13 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minruntime import (
-    LEGACY_PRIORITY_THRESHOLD,
-    PREEMPTIBILITY_KEY,
-    PRIORITY_BUILD,
-    PRIORITY_BUILD_PREEMPTIBLE,
-    PRIORITY_CLASSES,
-    PRIORITY_INFERENCE,
-    PRIORITY_TRAIN,
     InvalidPreemptibility,
     MinRuntimeError,
     Owner,
@@ -22,7 +15,16 @@ from minruntime import (
     PreemptibilitySource,
     determine_preemptibility,
 )
-from minruntime.preemptibility import legacy_preemptibility
+from minruntime.preemptibility import (
+    LEGACY_PRIORITY_THRESHOLD,
+    PREEMPTIBILITY_KEY,
+    PRIORITY_BUILD,
+    PRIORITY_BUILD_PREEMPTIBLE,
+    PRIORITY_CLASSES,
+    PRIORITY_INFERENCE,
+    PRIORITY_TRAIN,
+    legacy_preemptibility,
+)
 
 P = Preemptibility.PREEMPTIBLE
 NP = Preemptibility.NON_PREEMPTIBLE

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minruntime import FOREVER, InvalidTimestamp, MinRuntime, MinRuntimeError
-from minruntime.protection import is_protected, protected_until
+from minruntime._protection import is_protected, protected_until
 from minruntime.testing import BASE_TIME, min_runtimes
 
 START = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)

@@ -19,7 +19,7 @@ from minruntime import (
     QueueTree,
     UnknownQueue,
 )
-from minruntime.queues import common_prefix_length
+from minruntime.queues import _common_prefix_length as common_prefix_length
 from minruntime.testing import queue_trees
 
 SECOND = 10**9

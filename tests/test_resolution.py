@@ -13,10 +13,9 @@ from minruntime import (
     Queue,
     QueueTree,
     Resolution,
-    Resolver,
     UnknownQueue,
-    resolve,
 )
+from minruntime._resolution import Resolver, resolve
 from minruntime.resolution import (
     RECLAIM_RESOLVERS,
     lca_step,

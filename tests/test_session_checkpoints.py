@@ -24,16 +24,17 @@ from minruntime import (
     Config,
     Decision,
     Failure,
+    FailureKind,
     Job,
     MinRuntime,
     PodSet,
     Queue,
     QueueTree,
     Reason,
-    Resolver,
     Session,
     Task,
 )
+from minruntime._resolution import Resolver
 from minruntime.kube import (
     CHECKPOINT_INTERVAL_ANNOTATION,
     EVICTIONS_ANNOTATION,
@@ -45,7 +46,6 @@ from minruntime.kube import (
 )
 from minruntime.starttime import START_TIME_ANNOTATION
 from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
-from minruntime.validation import FailureKind
 
 T0 = BASE_TIME
 RECLAIM = Action.RECLAIM

@@ -332,8 +332,8 @@ def test_a_tree_given_to_simulate_replaces_the_workloads() -> None:
 
 def test_a_plan_the_session_refuses_is_a_simulation_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """If validation ever refused a plan built from evictable tasks, the run stops loudly."""
+    from minruntime import Failure, FailureKind, ScenarioResult
     from minruntime import session as session_module
-    from minruntime.validation import Failure, FailureKind, ScenarioResult
 
     def refuse(
         self: object, action: object, preemptor: object, evictions: object

@@ -13,11 +13,10 @@ from minruntime import (
     Task,
     TaskStatus,
     format_start_time,
-    parse_rfc3339,
     parse_start_time,
     stamp_start_time,
 )
-from minruntime.starttime import has_allocated_tasks
+from minruntime.starttime import has_allocated_tasks, parse_rfc3339
 
 T0 = datetime(2026, 11, 22, 11, 50, tzinfo=UTC)
 

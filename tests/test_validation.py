@@ -18,7 +18,6 @@ from minruntime import (
     FailureKind,
     InvalidScenario,
     Job,
-    JobFacts,
     JobLike,
     MinRuntime,
     MinRuntimeError,
@@ -29,11 +28,12 @@ from minruntime import (
     ScenarioResult,
     Session,
     Task,
-    is_protected,
-    resolve,
 )
+from minruntime._facts import JobFacts
+from minruntime._protection import is_protected
+from minruntime._resolution import resolve
+from minruntime._validation import validate_victim
 from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
-from minruntime.validation import validate_victim
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 LONG_AGO = NOW - timedelta(hours=1)

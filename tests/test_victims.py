@@ -14,7 +14,6 @@ from minruntime import (
     Action,
     Config,
     Job,
-    JobFacts,
     MinRuntime,
     PodSet,
     Preemptibility,
@@ -24,10 +23,10 @@ from minruntime import (
     Session,
     Task,
     TaskLike,
-    is_protected,
-    protected_until,
-    resolve,
 )
+from minruntime._facts import JobFacts
+from minruntime._protection import is_protected, protected_until
+from minruntime._resolution import resolve
 from minruntime.testing import Situation, situations
 from minruntime.victims import (
     TaskOrder,

@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Final, NamedTuple
 
 import attrs
@@ -326,3 +327,33 @@ def protection(
                 break
             until = later
     return Protection(found.kind, until)
+
+
+def is_protected(min_runtime: MinRuntime, start_time: object, now: object) -> bool:
+    """:func:`is_protected_ns` for times as datetimes or POSIX seconds (a convenience for
+    tests and tools; the rule is :func:`free_before`).
+
+    >>> from minruntime import MinRuntime
+    >>> is_protected(MinRuntime("1h"), 0, 3599), is_protected(MinRuntime("1h"), 0, 3600)
+    (True, False)
+    """
+    from minruntime._time import optional_to_ns, to_ns
+
+    now_ns = to_ns(now, "now")
+    return is_protected_ns(min_runtime, optional_to_ns(start_time, "the start time"), now_ns)
+
+
+def protected_until(min_runtime: MinRuntime, start_time: object) -> datetime | None:
+    """When min-runtime alone stops protecting a victim: ``FOREVER`` for never, ``None``
+    without a start time (rounded up to the microsecond).
+
+    >>> from minruntime import MinRuntime
+    >>> protected_until(MinRuntime("90s"), 0).isoformat()
+    '1970-01-01T00:01:30+00:00'
+    """
+    from minruntime._time import FOREVER, from_ns, optional_to_ns
+
+    if min_runtime.is_never:
+        return FOREVER
+    start_ns = optional_to_ns(start_time, "the start time")
+    return None if start_ns is None else from_ns(start_ns + min_runtime.ns)

@@ -240,3 +240,16 @@ class Resolver:
             )
         self._settings[key] = result
         return result
+
+
+def resolve(
+    tree: QueueTree, config: Config, action: Action | str, preemptor_queue: str, victim_queue: str
+) -> Resolution:
+    """One resolution with a fresh :class:`Resolver` (a convenience for tests and tools).
+
+    >>> from minruntime import Queue, QueueTree, Config
+    >>> tree = QueueTree([Queue("a", preempt_min_runtime="1m", reclaim_min_runtime="2m")])
+    >>> str(resolve(tree, Config(), "reclaim", "a", "a").min_runtime)
+    '2m'
+    """
+    return Resolver(tree, config).resolve(Action(action), preemptor_queue, victim_queue)
