@@ -141,8 +141,10 @@ def run_cycle(now: datetime, gpus_needed: int) -> list[str]:
         "",
         "candidates:",
     ]
+    decisions = {}
     for job in running:
-        report.append(f"  {session.explain(action, pending, job)}")
+        decisions[job.id] = decision = session.explain(action, pending, job)
+        report.append(f"  {decision}")
         tasks = session.evictable_tasks(action, pending, job)
         if tasks:
             report.append(f"    evictable: {', '.join(str(task.id) for task in tasks)}")
@@ -160,7 +162,7 @@ def run_cycle(now: datetime, gpus_needed: int) -> list[str]:
         if freed >= needed:
             break
         tasks = session.evictable_tasks(action, pending, victim)
-        if session.facts(victim).elastic:
+        if decisions[victim.id].elastic:
             chosen = list(tasks[: -(-(needed - freed) // GPUS_PER_TASK)])
         else:
             chosen = list(tasks)

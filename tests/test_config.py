@@ -79,7 +79,9 @@ def test_config_parses_its_defaults_with_every_spelling() -> None:
     assert repr(config) == (
         "Config(default_preempt_min_runtime=MinRuntime('1h30m'), "
         "default_reclaim_min_runtime=MinRuntime('never'), reclaim_resolve_method='queue', "
-        "warnings=())"
+        "protections=ProtectionSettings(preempt_checkpoint_grace=None, "
+        "reclaim_checkpoint_grace=None, max_evictions=None, eviction_window=None, "
+        "max_job_min_runtime=None), warnings=())"
     )
 
 

@@ -18,6 +18,7 @@ from minruntime import (
     MinRuntime,
     PodSet,
     Preemptibility,
+    ProtectionKind,
     Queue,
     QueueTree,
     Reason,
@@ -111,7 +112,7 @@ def test_explain_protected() -> None:
         protected_until=NOW + timedelta(minutes=5),
         now=NOW,
         notes=(),
-        protected_by="min-runtime",
+        protected_by=ProtectionKind.MIN_RUNTIME,
     )
     assert bool(decision) is False
     assert str(decision) == (

@@ -135,9 +135,9 @@ def test_pod_set_accepts_min_available_zero() -> None:
 
 @pytest.mark.parametrize("value", [-1, True, False, 1.0, 2.5, "2", None])
 def test_pod_set_rejects_a_min_available_that_is_not_an_int_at_least_zero(value: object) -> None:
-    with pytest.raises(ValueError, match="min_available must be an integer >= 0") as caught:
+    with pytest.raises(ValueError, match="min_available: expected an integer >= 0") as caught:
         PodSet("workers", min_available=value)  # type: ignore[arg-type]
-    assert "pod set 'workers'" in str(caught.value)
+    assert "PodSet 'workers'" in str(caught.value)
     assert f"got {value!r}" in str(caught.value)
 
 

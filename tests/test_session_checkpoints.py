@@ -28,6 +28,7 @@ from minruntime import (
     Job,
     MinRuntime,
     PodSet,
+    ProtectionKind,
     Queue,
     QueueTree,
     Reason,
@@ -46,6 +47,8 @@ from minruntime.kube import (
 )
 from minruntime.starttime import START_TIME_ANNOTATION
 from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
+from shapes import config, evolve, queue
+from shapes import job as make_job
 
 T0 = BASE_TIME
 RECLAIM = Action.RECLAIM
@@ -62,7 +65,7 @@ def stamp(minutes: float) -> str:
 
 TREE = QueueTree(
     [
-        Queue(
+        queue(
             "org",
             preempt_min_runtime="20m",
             reclaim_min_runtime="30m",
@@ -70,13 +73,13 @@ TREE = QueueTree(
             reclaim_checkpoint_grace="10m",
             max_job_min_runtime="2h",
         ),
-        Queue("a", "org"),
-        Queue("b", "org"),
-        Queue("budget", "org", max_evictions=2, eviction_window="1h"),
-        Queue("spent", "org", max_evictions=0),
-        Queue("nocap", "org", max_job_min_runtime=0),
-        Queue("uncapped", "org", max_job_min_runtime="never"),
-        Queue("vault", "org", reclaim_min_runtime="never"),
+        queue("a", "org"),
+        queue("b", "org"),
+        queue("budget", "org", max_evictions=2, eviction_window="1h"),
+        queue("spent", "org", max_evictions=0),
+        queue("nocap", "org", max_job_min_runtime=0),
+        queue("uncapped", "org", max_job_min_runtime="never"),
+        queue("vault", "org", reclaim_min_runtime="never"),
     ]
 )
 RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
@@ -100,7 +103,7 @@ def victim(
 ) -> Job:
     """A running job: one pod set of running tasks with these weights (not elastic by default)."""
     tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
-    return Job(
+    return make_job(
         name,
         queue,
         priority=priority,
@@ -133,7 +136,7 @@ def test_grace_refuses_a_victim_whose_next_checkpoint_is_due_within_it() -> None
     decision = current.explain(RECLAIM, RECLAIMER, CHECKPOINTING)
     assert decision.reason is Reason.CHECKPOINT_GRACE
     assert not decision.allowed
-    assert decision.protected_by == "checkpoint-grace"
+    assert decision.protected_by == ProtectionKind.CHECKPOINT_GRACE
     assert decision.protected_until == at(45)
     assert decision.min_runtime == MinRuntime("30m")
     assert decision.unsaved_work == 35 * 60.0
@@ -163,7 +166,7 @@ def test_grace_applies_only_within_now_and_now_plus_grace(minutes: float, reason
 def test_a_checkpoint_the_job_did_not_report_is_not_inferred() -> None:
     # at 80 m the last reported checkpoint is still none: the next one was due at 45 m
     assert explained(80, CHECKPOINTING).reason is Reason.ELIGIBLE
-    reported = attrs.evolve(CHECKPOINTING, last_checkpoint=at(45))
+    reported = evolve(CHECKPOINTING, last_checkpoint=at(45))
     decision = explained(80, reported)
     assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(90))
 
@@ -202,7 +205,7 @@ def test_no_grace_without_a_start_time() -> None:
 
 def test_no_grace_where_it_resolves_to_zero() -> None:
     tree = QueueTree(
-        [Queue("org", reclaim_min_runtime="30m", max_evictions=5), Queue("a", "org"), Queue("b")]
+        [queue("org", reclaim_min_runtime="30m", max_evictions=5), queue("a", "org"), queue("b")]
     )
     job = victim("ckpt", checkpoint_interval="45m")
     decision = session(44, tree).explain(RECLAIM, Job("rec", "b", priority=100), job)
@@ -228,10 +231,10 @@ def test_a_checkpoint_before_the_start_time_is_ignored() -> None:
 def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
     tree = QueueTree(
         [
-            Queue("B", reclaim_checkpoint_grace="10m"),
-            Queue("C", "B"),
-            Queue("leaf1", "C", reclaim_checkpoint_grace="0s"),
-            Queue("leaf2", "C", reclaim_checkpoint_grace="3m"),
+            queue("B", reclaim_checkpoint_grace="10m"),
+            queue("C", "B"),
+            queue("leaf1", "C", reclaim_checkpoint_grace="0s"),
+            queue("leaf2", "C", reclaim_checkpoint_grace="3m"),
         ]
     )
     job = victim("ckpt", "leaf1", checkpoint_interval="45m")
@@ -243,10 +246,10 @@ def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
 
 
 def test_grace_from_the_node_pool_default() -> None:
-    tree = QueueTree([Queue("a"), Queue("b")])
-    config = Config(default_reclaim_checkpoint_grace="10m")
+    tree = QueueTree([queue("a"), queue("b")])
+    settings = config(default_reclaim_checkpoint_grace="10m")
     job = victim("ckpt", checkpoint_interval="45m")
-    decision = session(35, tree, config).explain(RECLAIM, RECLAIMER, job)
+    decision = session(35, tree, settings).explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
     assert str(decision) == (
         "reclaim of 'ckpt' by 'rec': refused: min-runtime 0s from the node-pool default is over, "
@@ -277,7 +280,7 @@ def test_budget_protects_until_the_oldest_counted_eviction_leaves_the_window(
     decision = explained(minutes, THRASHED)
     assert (decision.reason, decision.protected_until) == (reason, until)
     assert decision.protected_by == (
-        "eviction-budget" if reason is Reason.EVICTION_BUDGET else None
+        ProtectionKind.EVICTION_BUDGET if reason is Reason.EVICTION_BUDGET else None
     )
 
 
@@ -288,7 +291,7 @@ def test_budget_sentence_and_preempt() -> None:
         "2026-01-01T00:30:00Z; eviction budget 2 per 1h from queue 'budget'; "
         "evicted 2 time(s) in the window"
     )
-    job = attrs.evolve(THRASHED, queue="budget")
+    job = evolve(THRASHED, queue="budget")
     own = Job("pre-b", "budget", priority=100)
     assert session(26).explain(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
 
@@ -298,7 +301,7 @@ def test_the_min_runtime_is_named_when_it_protects_longer_than_the_budget() -> N
     decision = explained(5, job)
     assert (decision.reason, decision.protected_by, decision.protected_until) == (
         Reason.PROTECTED,
-        "min-runtime",
+        ProtectionKind.MIN_RUNTIME,
         at(25),
     )
 
@@ -319,7 +322,7 @@ def test_a_bare_count_at_the_max_protects_for_good() -> None:
         "unknown"
     )
     assert current.next_expiry(RECLAIM, RECLAIMER, [job]) is None
-    assert explained(0, attrs.evolve(job, evictions=1)).reason is Reason.ELIGIBLE
+    assert explained(0, evolve(job, evictions=1)).reason is Reason.ELIGIBLE
 
 
 def test_max_evictions_zero_protects_every_job_of_the_queue_for_good() -> None:
@@ -330,7 +333,7 @@ def test_max_evictions_zero_protects_every_job_of_the_queue_for_good() -> None:
 
 def test_the_budget_walks_up_from_the_victims_queue_and_needs_no_grace() -> None:
     tree = QueueTree(
-        [Queue("org", max_evictions=1, eviction_window="2h"), Queue("a", "org"), Queue("b")]
+        [queue("org", max_evictions=1, eviction_window="2h"), queue("a", "org"), queue("b")]
     )
     job = victim("evicted", evictions=[at(-30)])
     decision = session(0, tree).explain(RECLAIM, RECLAIMER, job)
@@ -345,7 +348,7 @@ def test_a_request_above_the_cap_is_clipped_to_it() -> None:
     decision = explained(60, job)
     assert (decision.reason, decision.protected_by, decision.protected_until) == (
         Reason.PROTECTED,
-        "min-runtime",
+        ProtectionKind.JOB_REQUEST,
         at(120),
     )
     assert decision.min_runtime == MinRuntime("30m")
@@ -391,7 +394,7 @@ def test_a_request_under_a_never_cap_is_not_clipped() -> None:
 
 
 def test_a_request_with_no_cap_anywhere_is_ignored_with_a_note() -> None:
-    tree = QueueTree([Queue("a", reclaim_min_runtime="30m", max_evictions=9), Queue("b")])
+    tree = QueueTree([queue("a", reclaim_min_runtime="30m", max_evictions=9), queue("b")])
     job = victim("patient", requested_min_runtime="3h")
     decision = session(30, tree).explain(RECLAIM, RECLAIMER, job)
     assert decision.reason is Reason.ELIGIBLE
@@ -417,7 +420,7 @@ def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
     current = session(35)
     decision = current.explain(RECLAIM, RECLAIMER, ELASTIC)
     assert (decision.reason, decision.allowed) == (Reason.DEFERRED, True)
-    assert (decision.protected_by, decision.protected_until) == ("checkpoint-grace", at(45))
+    assert (decision.protected_by, decision.protected_until) == (ProtectionKind.CHECKPOINT_GRACE, at(45))
     assert decision.unsaved_work == 35 * 60 * 3.0  # the two tasks above the minimum
     assert str(decision) == (
         "reclaim of 'elastic' by 'rec': allowed: elastic and protected (checkpoint-grace, until "
@@ -447,7 +450,7 @@ def test_a_victim_protected_by_grace_cannot_go_below_min_available() -> None:
             min_available=1,
             min_runtime=MinRuntime("30m"),
             protected_until=at(45),
-            protected_by="checkpoint-grace",
+            protected_by=ProtectionKind.CHECKPOINT_GRACE,
         ),
     )
     assert str(result).endswith(
@@ -470,7 +473,7 @@ def test_an_elastic_victim_with_a_spent_budget_is_deferred_and_validated() -> No
     job = victim("elastic", "budget", start=-60, weights=(1, 1), min_available=1, evictions=3)
     current = session(0)
     decision = current.explain(RECLAIM, RECLAIMER, job)
-    assert (decision.reason, decision.protected_by) == (Reason.DEFERRED, "eviction-budget")
+    assert (decision.reason, decision.protected_by) == (Reason.DEFERRED, ProtectionKind.EVICTION_BUDGET)
     assert str(decision) == (
         "reclaim of 'elastic' by 'rec': allowed: elastic and protected (eviction-budget, until "
         "forever): only tasks above min_available may be evicted; unsaved work 3600"
@@ -559,7 +562,7 @@ def test_stats_count_the_new_reasons() -> None:
 
 
 def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
-    job = Job(
+    job = make_job(
         "j",
         "a",
         start_time=at(0),
@@ -575,8 +578,8 @@ def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
     assert current.unsaved_work(job) == 5 * 60 * 10.0
     assert current.unsaved_work(job, [Task("b", weight=2)]) == 5 * 60 * 2.0
     assert current.unsaved_work(job, []) == 0.0
-    assert current.unsaved_work(attrs.evolve(job, start_time=None)) == 0.0
-    assert current.unsaved_work(attrs.evolve(job, last_checkpoint=at(-5))) == 15 * 60 * 10.0
+    assert current.unsaved_work(evolve(job, start_time=None)) == 0.0
+    assert current.unsaved_work(evolve(job, last_checkpoint=at(-5))) == 15 * 60 * 10.0
 
 
 @attrs.frozen
@@ -592,7 +595,7 @@ def test_unsaved_work_of_tasks_without_a_weight_counts_each_as_one() -> None:
     assert session(10).unsaved_work(job, [BareTask("x"), BareTask("y")]) == 2 * 600.0
 
 
-RANK_TREE = QueueTree([Queue("team", reclaim_min_runtime="1h"), Queue("other")])
+RANK_TREE = QueueTree([queue("team", reclaim_min_runtime="1h"), queue("other")])
 RANK_RECLAIMER = Job("rec", "other", priority=100)
 
 
@@ -768,7 +771,7 @@ def with_queue(tree: QueueTree, extra: Queue) -> QueueTree:
 def without_request_notes(decision: Decision) -> Decision:
     """The decision without what only a checkpoint-aware session adds (and no rule changes)."""
     notes = tuple(note for note in decision.notes if not note.startswith("the job requested"))
-    return attrs.evolve(decision, notes=notes, unsaved_work=None)
+    return evolve(decision, notes=notes, unsaved_work=None)
 
 
 def assert_same_decisions(
@@ -803,7 +806,7 @@ def assert_same_decisions(
 def checkpoint_inputs(draw: st.DrawFn, job: Job) -> Job:
     """The job with random section 16 inputs (some absent)."""
     seconds = st.integers(-4 * 3600, 600)
-    return attrs.evolve(
+    return evolve(
         job,
         last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
         checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
@@ -837,8 +840,8 @@ def test_settings_on_an_unrelated_queue_change_no_decision(
 ) -> None:
     """With no job inputs, section 16 settings on a queue without jobs change nothing."""
     tree, preemptor, victims, now = cycle
-    plain = Session(with_queue(tree, Queue("unrelated")), Config(), now)
-    unrelated = Queue(
+    plain = Session(with_queue(tree, queue("unrelated")), Config(), now)
+    unrelated = queue(
         "unrelated",
         max_job_min_runtime=0,
         max_evictions=0,
@@ -847,8 +850,8 @@ def test_settings_on_an_unrelated_queue_change_no_decision(
         eviction_window="1m",
     )
     extended = Session(with_queue(tree, unrelated), Config(), now)
-    assert extended.tree.has_extensions
-    assert not plain.tree.has_extensions
+    assert extended.tree.has_protections
+    assert not plain.tree.has_protections
     assert_same_decisions(plain, extended, preemptor, victims, exact=False)
 
 
@@ -860,10 +863,10 @@ def test_settings_that_are_off_change_no_decision_whatever_the_job_inputs(
     tree, preemptor, victims, now = cycle
     plain = Session(tree, Config(), now)
     off_tree = QueueTree(
-        [attrs.evolve(tree[name], **OFF_SETTINGS) for name in tree]  # type: ignore[arg-type]
+        [evolve(tree[name], **OFF_SETTINGS) for name in tree]  # type: ignore[arg-type]
     )
-    off = Session(off_tree, Config(default_eviction_window="1d"), now)
-    assert off.config.has_extensions
+    off = Session(off_tree, config(default_eviction_window="1d"), now)
+    assert off.config.has_protections
     assert_same_decisions(plain, off, preemptor, victims, exact=False)
 
 
@@ -895,7 +898,7 @@ def extended_trees(draw: st.DrawFn) -> QueueTree:
     queues = []
     for name in tree:
         queues.append(
-            attrs.evolve(
+            evolve(
                 tree[name],
                 preempt_checkpoint_grace=draw(durations),
                 reclaim_checkpoint_grace=draw(durations),
@@ -913,9 +916,9 @@ def near_checkpoints(draw: st.DrawFn, job: Job, now: datetime) -> Job:
     interval = draw(st.integers(60, 3 * 3600))
     base = now + timedelta(seconds=draw(st.integers(-1800, 5400)) - interval)
     if draw(st.booleans()):
-        return attrs.evolve(job, start_time=base, checkpoint_interval=interval)
+        return evolve(job, start_time=base, checkpoint_interval=interval)
     start = base - timedelta(seconds=draw(st.integers(0, 3 * 3600)))
-    return attrs.evolve(job, start_time=start, last_checkpoint=base, checkpoint_interval=interval)
+    return evolve(job, start_time=start, last_checkpoint=base, checkpoint_interval=interval)
 
 
 @st.composite
@@ -927,11 +930,11 @@ def extended_cycles(
     tree = draw(extended_trees())
     names = tuple(tree)
     now = at(draw(st.integers(-60, 5 * 60)))
-    preemptor = attrs.evolve(draw(jobs(queues=names, id="preemptor")), priority=125)
+    preemptor = evolve(draw(jobs(queues=names, id="preemptor")), priority=125)
     victims = []
     queues = (preemptor.queue, preemptor.queue, *names, "gone")
     for job in draw(st.lists(jobs(queues=queues), max_size=6)):
-        job = attrs.evolve(
+        job = evolve(
             draw(checkpoint_inputs(job)),
             preemptibility=draw(
                 st.sampled_from(["preemptible", "preemptible", "semi-preemptible", None])
@@ -950,7 +953,7 @@ def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
     settings = st.one_of(st.none(), min_runtimes(allow_never=False, max_seconds=2 * 3600))
     tree = QueueTree(
         [
-            Queue(
+            queue(
                 "team",
                 preempt_min_runtime=draw(settings),
                 reclaim_min_runtime=draw(settings),
@@ -960,7 +963,7 @@ def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
                 eviction_window=draw(settings),
                 max_job_min_runtime=draw(settings),
             ),
-            Queue("other"),
+            queue("other"),
         ]
     )
     now = at(draw(st.integers(-60, 5 * 60)))
@@ -971,13 +974,13 @@ def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
     for number in range(draw(st.integers(0, 8))):
         job = draw(jobs(queues=("team",), id=f"v{number}", max_pod_sets=2, max_tasks=4))
         pod_sets = [
-            attrs.evolve(
+            evolve(
                 pod_set,
-                tasks=[attrs.evolve(task, weight=draw(weights)) for task in pod_set.tasks],
+                tasks=[evolve(task, weight=draw(weights)) for task in pod_set.tasks],
             )
             for pod_set in job.pod_sets
         ]
-        job = attrs.evolve(
+        job = evolve(
             draw(checkpoint_inputs(job)),
             priority=draw(st.sampled_from([10, 50, 50, 99])),
             preemptibility=draw(st.sampled_from(["preemptible", "semi-preemptible"])),
@@ -1024,14 +1027,14 @@ def test_grace_never_holds_a_preemptor_past_now_plus_grace(
 ) -> None:
     """A victim protected by its checkpoint grace is protected until a time in (now, now+grace]."""
     tree, preemptor, victims, now = cycle
-    config = Config(default_preempt_checkpoint_grace="20m", default_reclaim_checkpoint_grace="1h")
-    current = Session(tree, config, now)
-    resolver = Resolver(tree, config)
+    settings = config(default_preempt_checkpoint_grace="20m", default_reclaim_checkpoint_grace="1h")
+    current = Session(tree, settings, now)
+    resolver = Resolver(tree, settings)
     for job in victims:
         decision = current.explain(action, preemptor, job)
-        if decision.protected_by != "checkpoint-grace":
+        if decision.protected_by != ProtectionKind.CHECKPOINT_GRACE:
             continue
-        grace = resolver.extensions(action, preemptor.queue, job.queue).grace.to_timedelta()
+        grace = resolver.settings(action, preemptor.queue, job.queue).grace.to_timedelta()
         assert decision.protected_until is not None
         assert now < decision.protected_until <= now + grace
         if decision.reason is Reason.CHECKPOINT_GRACE:
@@ -1056,20 +1059,20 @@ def test_a_job_is_never_evicted_beyond_its_budget(
     window = MinRuntime.NEVER if window_s is None else MinRuntime(window_s)
     tree = QueueTree(
         [
-            Queue(
+            queue(
                 "team",
                 reclaim_min_runtime=min_runtime_s,
                 max_evictions=max_evictions,
                 eviction_window=window,
                 reclaim_checkpoint_grace="10m",
             ),
-            Queue("other"),
+            queue("other"),
         ]
     )
     preemptor = Job("rec", "other", priority=100)
     job = victim("thrashed", "team", start=0, checkpoint_interval="25m")
     if count_only:
-        job = attrs.evolve(job, evictions=0)
+        job = evolve(job, evictions=0)
     history: list[datetime] = []
     now = at(0)
     for step in steps:
@@ -1077,7 +1080,7 @@ def test_a_job_is_never_evicted_beyond_its_budget(
         if current.is_eligible(RECLAIM, preemptor, job):
             history.append(now)
             evictions: tuple[datetime, ...] | int = len(history) if count_only else tuple(history)
-            job = attrs.evolve(job, evictions=evictions, start_time=now)
+            job = evolve(job, evictions=evictions, start_time=now)
         else:
             assert current.explain(RECLAIM, preemptor, job).reason in (
                 Reason.PROTECTED,

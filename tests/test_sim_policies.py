@@ -279,10 +279,10 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
 
     assert (
         config.default_reclaim_min_runtime,
-        config.default_preempt_checkpoint_grace,
-        config.default_reclaim_checkpoint_grace,
-        config.default_max_evictions,
-        config.default_eviction_window,
+        config.protections.preempt_checkpoint_grace,
+        config.protections.reclaim_checkpoint_grace,
+        config.protections.max_evictions,
+        config.protections.eviction_window,
     ) == (MinRuntime("30m"), MinRuntime("5m"), MinRuntime("5m"), 3, MinRuntime("1d"))
     assert settings_.label == (
         "reclaim=30m preempt=0s checkpoint=none policy=checkpoint-aware grace=5m budget=3/24h"

@@ -23,6 +23,7 @@ from minruntime import (
     MinRuntimeError,
     PodSet,
     Preemptibility,
+    ProtectionKind,
     Queue,
     QueueTree,
     ScenarioResult,
@@ -30,7 +31,7 @@ from minruntime import (
     Task,
 )
 from minruntime._facts import JobFacts
-from minruntime._protection import is_protected
+from minruntime._protection import NO_INPUTS, NO_SETTINGS, is_protected, protection
 from minruntime._resolution import resolve
 from minruntime._validation import validate_victim
 from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
@@ -116,6 +117,7 @@ def test_a_protected_non_elastic_victim_fails_any_eviction() -> None:
             min_available=1,
             min_runtime=TEN_MINUTES,
             protected_until=NOW + timedelta(minutes=5),
+            protected_by=ProtectionKind.MIN_RUNTIME,
         ),
     )
 
@@ -428,16 +430,21 @@ def test_a_protection_failure_for_never_shows_forever() -> None:
 def test_validate_victim_on_facts() -> None:
     facts = JobFacts.of(job(start=0, min_available=2, statuses=("Running",) * 3))
     ten_seconds = MinRuntime("10s")
-    assert validate_victim(facts, ["v-0"], ten_seconds, 9 * 10**9) == []
-    [failure] = validate_victim(facts, ["v-0", "v-1"], ten_seconds, 9 * 10**9)
+
+    def judged(tasks: list[str], mr: MinRuntime, now_ns: int) -> list[Failure]:
+        found = protection(mr, facts.start_ns, NO_INPUTS, NO_SETTINGS, now_ns)
+        return validate_victim(facts, tasks, mr, found)
+
+    assert judged(["v-0"], ten_seconds, 9 * 10**9) == []
+    [failure] = judged(["v-0", "v-1"], ten_seconds, 9 * 10**9)
     assert (failure.kind, failure.active, failure.evicted, failure.protected_until) == (
         FailureKind.PROTECTED,
         3,
         2,
         None,
     )
-    assert validate_victim(facts, ["v-0", "v-1"], ten_seconds, 10 * 10**9) == []
-    assert validate_victim(facts, [], MinRuntime.NEVER, 0) == []
+    assert judged(["v-0", "v-1"], ten_seconds, 10 * 10**9) == []
+    assert judged([], MinRuntime.NEVER, 0) == []
 
 
 # -- properties ---------------------------------------------------------------------------------

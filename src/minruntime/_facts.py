@@ -64,14 +64,9 @@ class PodSetFacts:
         self.active = active
 
     @property
-    def core(self) -> tuple[TaskLike, ...]:
-        """The first ``min_available`` active tasks."""
-        return self.active[: self.min_available]
-
-    @property
-    def surplus(self) -> tuple[TaskLike, ...]:
-        """The active tasks above ``min_available``."""
-        return self.active[self.min_available :]
+    def surplus(self) -> int:
+        """How many active tasks are above ``min_available`` (zero if none)."""
+        return max(0, len(self.active) - self.min_available)
 
 
 def _is_active(task: TaskLike) -> bool:
@@ -231,15 +226,23 @@ class JobFacts:
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
         """The first ``min_available`` active tasks of each pod set, in listing order."""
-        return tuple(task for pod_set in self.pod_sets for task in pod_set.core)
+        return tuple(
+            task for pod_set in self.pod_sets for task in pod_set.active[: pod_set.min_available]
+        )
 
     def surplus_tasks(self) -> tuple[TaskLike, ...]:
         """The active tasks above each pod set's ``min_available``, in listing order."""
-        return tuple(task for pod_set in self.pod_sets for task in pod_set.surplus)
+        return tuple(
+            task for pod_set in self.pod_sets for task in pod_set.active[pod_set.min_available :]
+        )
 
     def active_tasks(self) -> tuple[TaskLike, ...]:
         """Every active task, in listing order."""
         return tuple(task for pod_set in self.pod_sets for task in pod_set.active)
+
+    def task_pod_sets(self) -> dict[Hashable, str]:
+        """Every task id of the job (any status) mapped to the name of its pod set."""
+        return {task.id: pod_set.name for pod_set in self.pod_sets for task in pod_set.tasks}
 
     def inputs(self) -> Inputs:
         """The job's section 16 inputs in nanoseconds, read on first use (``inputs`` attribute,

@@ -15,7 +15,7 @@ Tasks are matched by id and count whatever their status. A task the victim does 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
 
 from minruntime._facts import JobFacts
@@ -29,9 +29,7 @@ __all__ = ["validate_victim"]
 
 def _evicted_per_pod_set(victim: JobFacts, evicted: Iterable[object]) -> dict[str, int]:
     ids = dict.fromkeys(getattr(task, "id", task) for task in evicted)
-    where: dict[Hashable, str] = {
-        task.id: pod_set.name for pod_set in victim.pod_sets for task in pod_set.tasks
-    }
+    where = victim.task_pod_sets()
     counts: dict[str, int] = {}
     for task_id in ids:
         name = where.get(task_id)
@@ -97,7 +95,7 @@ def validate_victim(
                     evicted=count,
                     min_available=pod_set.min_available,
                     min_runtime=min_runtime,
-                    protected_until=protected_until if kind is FailureKind.PROTECTED else None,
+                    protected_until=protected_until,
                     protected_by=protected.kind if kind is FailureKind.PROTECTED else None,
                 )
             )

@@ -210,6 +210,8 @@ class Decision:
         protected_by: what protects it now (a :class:`ProtectionKind`), or ``None``.
         unsaved_work: the work an eviction would lose now (seconds times task weight), when
             the session uses the checkpoint-aware settings.
+        elastic: the victim has a pod set with ``min_available`` below its number of tasks (it
+            can run with fewer pods, so part of it may go).
     """
 
     action: Action
@@ -226,6 +228,7 @@ class Decision:
     notes: tuple[str, ...] = ()
     protected_by: ProtectionKind | None = None
     unsaved_work: float | None = None
+    elastic: bool = False
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -271,11 +274,7 @@ class Decision:
             if self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
                 why = "semi-preemptible: only tasks above its core may be evicted"
             else:
-                by = (
-                    mr
-                    if self.protected_by in _BY_MIN_RUNTIME
-                    else str(self.protected_by).replace("-", " ")
-                )
+                by = mr if self.protected_by in _BY_MIN_RUNTIME else str(self.protected_by)
                 why = (
                     f"elastic and protected ({by}, until {_when(self.protected_until)}): "
                     "only tasks above min_available may be evicted"

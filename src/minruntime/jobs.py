@@ -30,7 +30,7 @@ from minruntime._fields import (
 )
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime.durations import MinRuntime
-from minruntime.errors import InvalidJob, InvalidPreemptibility
+from minruntime.errors import InvalidJob
 from minruntime.preemptibility import Preemptibility
 
 __all__ = [
@@ -268,10 +268,7 @@ class PodSet:
 
 
 def _preemptibility(value: object) -> Preemptibility:
-    try:
-        return Preemptibility.parse(value, origin="Job preemptibility")
-    except InvalidPreemptibility as error:
-        raise InvalidJob(str(error)) from None
+    return Preemptibility.parse(value, origin="Job preemptibility")
 
 
 _TO_PREEMPTIBILITY: Final = _Table(
@@ -292,12 +289,14 @@ def _start_time(value: Instant | None) -> datetime | None:
 
 
 def _to_pod_sets(pod_sets: Iterable[PodSet]) -> tuple[PodSet, ...]:
-    result = tuple(pod_sets)
-    if len(result) > 1:
-        names = [pod_set.name for pod_set in result]
+    return tuple(pod_sets)
+
+
+def _check_pod_sets(instance: Job, field: attrs.Attribute[Any], pod_sets: tuple[PodSet, ...]) -> None:
+    if len(pod_sets) > 1:
+        names = [pod_set.name for pod_set in pod_sets]
         if len(set(names)) != len(names):
-            raise InvalidJob(f"Job pod_sets: duplicate pod set names in {names}")
-    return result
+            raise InvalidJob(f"job {instance.id!r}: duplicate pod set names in {names}")
 
 
 def _to_evictions(value: object) -> tuple[datetime, ...] | int:
@@ -378,7 +377,8 @@ class Job:
             ``None``.
 
     Raises:
-        InvalidJob: for a bad preemptibility, duplicate pod set names or bad inputs.
+        InvalidPreemptibility: for a preemptibility that is none of the accepted spellings.
+        InvalidJob: for duplicate pod set names or inputs that are not a ``JobInputs``.
         InvalidTimestamp: for a naive or malformed start time.
 
     >>> Job("j", "q", preemptibility="Non-Preemptible", start_time=60).start_time
@@ -393,7 +393,8 @@ class Job:
         converter=_TO_PREEMPTIBILITY.__getitem__,  # type: ignore[misc]
     )
     start_time: datetime | None = attrs.field(default=None, converter=_start_time)
-    pod_sets: tuple[PodSet, ...] = attrs.field(factory=lambda: (PodSet(),), converter=_to_pod_sets)
+    pod_sets: tuple[PodSet, ...] = attrs.field(factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
+    )
     inputs: JobInputs | None = attrs.field(default=None, kw_only=True, converter=_to_inputs)
     # (legacy threshold, facts): a Job is immutable, so its derived facts are computed once per
     # object, not once per session (minruntime._facts).

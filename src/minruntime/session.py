@@ -578,6 +578,7 @@ class Session:
             notes=tuple(notes),
             protected_by=found.kind,
             unsaved_work=unsaved,
+            elastic=facts.elastic,
         )
 
     def _protection_notes(

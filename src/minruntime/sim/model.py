@@ -418,11 +418,14 @@ class Settings:
         ``none`` drops every queue-level setting; ``min-runtime`` keeps the min-runtimes and
         drops the checkpoint-aware ones; ``checkpoint-aware`` keeps the tree as it is.
 
-        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h", max_evictions=2)])
-        >>> Settings(policy="none").tree(tree)["a"]
-        Queue(name='a', parent=None, preempt_min_runtime=None, reclaim_min_runtime=None)
-        >>> Settings().tree(tree)["a"]
-        Queue(name='a', parent=None, preempt_min_runtime=None, reclaim_min_runtime=MinRuntime('1h'))
+        >>> budget = ProtectionSettings(max_evictions=2)
+        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h", protections=budget)])
+        >>> queue = Settings(policy="none").tree(tree)["a"]
+        >>> queue.reclaim_min_runtime, bool(queue.protections)
+        (None, False)
+        >>> queue = Settings().tree(tree)["a"]
+        >>> queue.reclaim_min_runtime, bool(queue.protections)
+        (MinRuntime('1h'), False)
         """
         if self.checkpoint_aware:
             return tree
