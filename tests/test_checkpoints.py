@@ -23,33 +23,33 @@ from minruntime import (
     Config,
     InvalidConfiguration,
     InvalidDuration,
+    InvalidJob,
     InvalidQueueTree,
     InvalidTimestamp,
     Job,
     MinRuntime,
     PodSet,
     Preemptibility,
-    Queue,
+    ProtectionKind,
+    ProtectionSettings,
     QueueTree,
     Task,
     TaskStatus,
 )
 from minruntime._facts import JobFacts
-from minruntime._resolution import Resolver
-from minruntime.checkpoints import (
-    CHECKPOINT_GRACE,
-    EVICTION_BUDGET,
+from minruntime._protection import (
     FOREVER_NS,
-    MIN_RUNTIME,
-    Extensions,
-    JobInputs,
-    budget_until_ns,
-    effective_min_runtime_ns,
-    grace_until_ns,
-    protection,
-    unsaved_work,
+    _budget_until_ns,
+    _grace_until_ns,
+    effective_min_runtime,
+    unsaved_seconds,
 )
+from minruntime._protection import Inputs as JobInputs
+from minruntime._protection import Settings as Extensions
+from minruntime._protection import protection as _protection
+from minruntime._resolution import Resolver
 from minruntime.errors import InvalidObject
+from minruntime.jobs import JobInputs as PublicInputs
 from minruntime.kube import (
     CHECKPOINT_INTERVAL_ANNOTATION,
     EVICTIONS_ANNOTATION,
@@ -61,6 +61,52 @@ from minruntime.kube import (
     read_snapshot,
 )
 from minruntime.testing import min_runtimes
+from shapes import config, evolve, queue
+from shapes import config as make_config
+from shapes import job as make_job
+
+MIN_RUNTIME = ProtectionKind.MIN_RUNTIME
+EVICTION_BUDGET = ProtectionKind.EVICTION_BUDGET
+CHECKPOINT_GRACE = ProtectionKind.CHECKPOINT_GRACE
+JOB_REQUEST = ProtectionKind.JOB_REQUEST
+
+
+def _mr(ns: int) -> MinRuntime:
+    return MinRuntime.NEVER if ns < 0 else MinRuntime.from_nanoseconds(ns)
+
+
+def protection(
+    mr_ns: int, start_ns: int | None, inputs: JobInputs, settings: Extensions, now_ns: int
+) -> tuple[ProtectionKind | None, int | None]:
+    """The protection rule on nanoseconds, as (kind, until)."""
+    found = _protection(_mr(mr_ns), start_ns, inputs, settings, now_ns)
+    return found.kind, found.until_ns
+
+
+def effective_min_runtime_ns(mr_ns: int, requested_ns: int | None, cap: MinRuntime) -> int:
+    effective = effective_min_runtime(_mr(mr_ns), requested_ns, cap)
+    return -1 if effective.is_never else effective.ns
+
+
+def budget_until_ns(
+    inputs: JobInputs, max_evictions: int | None, window: MinRuntime, now_ns: int
+) -> int | None:
+    return _budget_until_ns(
+        inputs, Extensions(max_evictions=max_evictions, eviction_window=window), now_ns
+    )
+
+
+def grace_until_ns(
+    start_ns: int | None, inputs: JobInputs, grace: MinRuntime, now_ns: int
+) -> int | None:
+    return _grace_until_ns(start_ns, inputs, grace, now_ns)
+
+
+def unsaved_work(
+    start_ns: int | None, checkpoint_ns: int | None, now_ns: int, weight: float
+) -> float:
+    return unsaved_seconds(start_ns, JobInputs(checkpoint_ns=checkpoint_ns), now_ns) * weight
+
 
 S = 10**9
 MINUTE = 60 * S
@@ -339,7 +385,7 @@ def test_inputs_without_settings_change_nothing() -> None:
 def test_a_request_extends_min_runtime_protection() -> None:
     settings = Extensions(max_job_min_runtime=MinRuntime("2h"))
     inputs = JobInputs(requested_ns=HOUR)
-    assert protection(10 * MINUTE, 0, inputs, settings, 30 * MINUTE) == (MIN_RUNTIME, HOUR)
+    assert protection(10 * MINUTE, 0, inputs, settings, 30 * MINUTE) == (JOB_REQUEST, HOUR)
     assert protection(10 * MINUTE, 0, inputs, settings, HOUR) == (None, None)
 
 
@@ -367,7 +413,7 @@ def test_grace_applies_only_to_a_victim_its_min_runtime_does_not_protect() -> No
 
 def test_grace_does_not_apply_while_the_budget_protects() -> None:
     settings = Extensions(grace=grace("10m"), max_evictions=1, eviction_window=MinRuntime("1000s"))
-    inputs = attrs.evolve(times(0), interval_ns=15 * MINUTE)
+    inputs = times(0)._replace(interval_ns=15 * MINUTE)
     assert protection(0, 0, inputs, settings, 600 * S) == (EVICTION_BUDGET, 1000 * S)
 
 
@@ -375,7 +421,7 @@ def test_grace_applies_once_an_extended_min_runtime_is_over() -> None:
     settings = Extensions(grace=grace("10m"), max_job_min_runtime=MinRuntime("1h"))
     inputs = JobInputs(interval_ns=50 * MINUTE, requested_ns=45 * MINUTE)
     # the request holds it to 45 m, the grace then to its checkpoint at 50 m
-    assert protection(0, 0, inputs, settings, 44 * MINUTE) == (MIN_RUNTIME, 50 * MINUTE)
+    assert protection(0, 0, inputs, settings, 44 * MINUTE) == (JOB_REQUEST, 50 * MINUTE)
     assert protection(0, 0, inputs, settings, 45 * MINUTE) == (CHECKPOINT_GRACE, 50 * MINUTE)
 
 
@@ -422,7 +468,7 @@ def test_unsaved_work_is_time_since_the_last_save_times_weight(
 
 
 def test_job_inputs_read_from_a_job() -> None:
-    job = Job(
+    job = make_job(
         "j",
         "q",
         start_time=T0,
@@ -443,8 +489,9 @@ def test_job_inputs_read_from_a_job() -> None:
 
 
 def test_job_evictions_are_kept_sorted_as_datetimes() -> None:
-    job = Job("j", "q", evictions=[7200, 0, 3600])
-    assert job.evictions == (
+    job = make_job("j", "q", evictions=[7200, 0, 3600])
+    assert job.inputs is not None
+    assert job.inputs.evictions == (
         datetime(1970, 1, 1, tzinfo=UTC),
         datetime(1970, 1, 1, 1, tzinfo=UTC),
         datetime(1970, 1, 1, 2, tzinfo=UTC),
@@ -452,21 +499,21 @@ def test_job_evictions_are_kept_sorted_as_datetimes() -> None:
 
 
 def test_a_job_without_inputs_has_empty_inputs() -> None:
-    assert JobFacts.of(Job("j", "q", start_time=0)).inputs() == JobInputs()
+    assert JobFacts.of(make_job("j", "q", start_time=0)).inputs() == JobInputs()
 
 
 def test_a_checkpoint_before_the_start_time_is_dropped_from_the_inputs() -> None:
-    job = Job("j", "q", start_time=1000, last_checkpoint=500, checkpoint_interval="30m")
+    job = make_job("j", "q", start_time=1000, last_checkpoint=500, checkpoint_interval="30m")
     assert JobFacts.of(job).inputs().checkpoint_ns is None
 
 
 def test_a_checkpoint_without_a_start_time_is_kept() -> None:
-    job = Job("j", "q", last_checkpoint=500)
+    job = make_job("j", "q", last_checkpoint=500)
     assert JobFacts.of(job).inputs().checkpoint_ns == 500 * S
 
 
 def test_an_eviction_count_is_kept_without_times() -> None:
-    inputs = JobFacts.of(Job("j", "q", evictions=3)).inputs()
+    inputs = JobFacts.of(make_job("j", "q", evictions=3)).inputs()
     assert (inputs.eviction_ns, inputs.eviction_count) == (None, 3)
 
 
@@ -484,12 +531,9 @@ class OwnJob:
 
 @attrs.frozen
 class OwnJobWithInputs(OwnJob):
-    """A scheduler's own job object that also has the section 16 attributes."""
+    """A scheduler's own job object that also carries the section 16 inputs."""
 
-    last_checkpoint: float | None = None
-    checkpoint_interval: str | None = None
-    evictions: Any = ()
-    requested_min_runtime: str | None = None
+    inputs: Any = None
 
 
 def test_a_callers_job_object_without_the_attributes_has_empty_inputs() -> None:
@@ -501,10 +545,12 @@ def test_a_callers_job_object_with_the_attributes_is_read() -> None:
         "own",
         "q",
         start_time=100,
-        last_checkpoint=400,
-        checkpoint_interval="10m",
-        evictions=5,
-        requested_min_runtime="1h",
+        inputs=PublicInputs(
+            last_checkpoint=400,
+            checkpoint_interval="10m",
+            evictions=5,
+            requested_min_runtime="1h",
+        ),
     )
     assert JobFacts.of(job).inputs() == JobInputs(
         checkpoint_ns=400 * S,
@@ -515,101 +561,101 @@ def test_a_callers_job_object_with_the_attributes_is_read() -> None:
     )
 
 
-def test_a_callers_never_request_is_an_error_naming_the_job_and_field() -> None:
-    job = OwnJobWithInputs("own", "q", requested_min_runtime="never")
-    with pytest.raises(InvalidDuration) as caught:
+def test_a_callers_inputs_of_another_type_are_an_error_naming_the_job() -> None:
+    job = OwnJobWithInputs("own", "q", inputs={"requested_min_runtime": "1h"})
+    with pytest.raises(TypeError) as caught:
         JobFacts.of(job).inputs()
-    assert "'never'" in str(caught.value)
-    assert "job 'own' requested_min_runtime" in str(caught.value)
+    assert str(caught.value) == ("job 'own' inputs: expected a minruntime.JobInputs, got dict")
 
 
 @pytest.mark.parametrize("value", ["never", -1, "-1", "NEVER"])
 def test_never_is_not_a_valid_request(value: object) -> None:
     with pytest.raises(InvalidDuration) as caught:
-        Job("j", "q", requested_min_runtime=value)
+        make_job("j", "q", requested_min_runtime=value)
     assert repr(value) in str(caught.value)
-    assert "Job requested_min_runtime" in str(caught.value)
+    assert "JobInputs requested_min_runtime" in str(caught.value)
     assert "never is not allowed" in str(caught.value)
-    assert caught.value.origin == "Job requested_min_runtime"
+    assert caught.value.origin == "JobInputs requested_min_runtime"
 
 
 @pytest.mark.parametrize("value", ["never", -1])
 def test_never_is_not_a_checkpoint_interval(value: object) -> None:
     with pytest.raises(InvalidDuration) as caught:
-        Job("j", "q", checkpoint_interval=value)
+        make_job("j", "q", checkpoint_interval=value)
     assert repr(value) in str(caught.value)
-    assert "Job checkpoint_interval" in str(caught.value)
+    assert "JobInputs checkpoint_interval" in str(caught.value)
 
 
 def test_a_zero_checkpoint_interval_is_an_error() -> None:
     with pytest.raises(InvalidDuration) as caught:
-        Job("j", "q", checkpoint_interval="0s")
+        make_job("j", "q", checkpoint_interval="0s")
     assert str(caught.value) == (
-        "invalid duration 0 in Job checkpoint_interval: a checkpoint interval must be "
-        "positive (expected e.g. '30m')"
+        "invalid duration '0s' in JobInputs checkpoint_interval: must be positive "
+        "(expected e.g. '30m')"
     )
     assert caught.value.value == "0s"
 
 
 def test_a_bad_checkpoint_interval_names_the_value_and_field() -> None:
     with pytest.raises(InvalidDuration) as caught:
-        Job("j", "q", checkpoint_interval="30x")
-    assert "'30x' in Job checkpoint_interval" in str(caught.value)
+        make_job("j", "q", checkpoint_interval="30x")
+    assert "'30x' in JobInputs checkpoint_interval" in str(caught.value)
 
 
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (-1, "Job evictions: a count must be >= 0, got -1"),
-        (True, "Job evictions: expected times or a count, got True"),
-        ("2026-11-22T12:00:00Z", "Job evictions: expected times or a count, got '2026-11-22"),
+        (-1, "JobInputs evictions: a count must be >= 0, got -1"),
+        (True, "JobInputs evictions: expected times or a count, got True"),
+        ("2026-11-22T12:00:00Z", "JobInputs evictions: expected times or a count, got '2026-11-22"),
     ],
 )
 def test_bad_evictions_are_errors_naming_the_value(value: object, message: str) -> None:
     with pytest.raises(ValueError, match="^" + re.escape(message)):
-        Job("j", "q", evictions=value)
+        make_job("j", "q", evictions=value)
 
 
 def test_a_naive_eviction_time_is_an_error() -> None:
     with pytest.raises(InvalidTimestamp) as caught:
-        Job("j", "q", evictions=[datetime(2026, 11, 22, 12, 0)])
+        make_job("j", "q", evictions=[datetime(2026, 11, 22, 12, 0)])
     assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
-    assert caught.value.origin == "a job's eviction time"
+    assert caught.value.origin == "JobInputs evictions"
 
 
 def test_a_naive_last_checkpoint_is_an_error() -> None:
     with pytest.raises(InvalidTimestamp) as caught:
-        Job("j", "q", last_checkpoint=datetime(2026, 11, 22, 12, 0))
+        make_job("j", "q", last_checkpoint=datetime(2026, 11, 22, 12, 0))
     assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
 
 
-def test_task_weight_defaults_to_one_and_shows_in_repr_only_when_set() -> None:
+def test_task_weight_defaults_to_one_and_shows_in_repr() -> None:
     assert Task("t").weight == 1.0
-    assert repr(Task("t")) == "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>)"
+    assert repr(Task("t")) == "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0)"
     assert repr(Task("t", weight=8)) == (
-        "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, weight=8)"
+        "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, weight=8.0)"
     )
 
 
-@pytest.mark.parametrize("weight", [-1, float("nan"), True, "8"])
-def test_a_bad_task_weight_is_an_error_naming_the_task_and_value(weight: object) -> None:
-    with pytest.raises(ValueError, match=r"^task 't': weight must be") as caught:
+@pytest.mark.parametrize("weight", [-1, float("nan"), True, "8", float("inf")])
+def test_a_bad_task_weight_is_an_error_naming_the_field_and_value(weight: object) -> None:
+    with pytest.raises(InvalidJob) as caught:
         Task("t", weight=weight)  # type: ignore[arg-type]
-    assert str(caught.value) == f"task 't': weight must be a number >= 0, got {weight!r}"
+    assert str(caught.value) == f"Task weight: expected a finite number >= 0, got {weight!r}"
 
 
-def test_job_repr_shows_the_inputs_only_when_given() -> None:
-    assert "evictions" not in repr(Job("j", "q"))
-    assert repr(Job("j", "q", evictions=2, requested_min_runtime="1h")).endswith(
-        "evictions=2, requested_min_runtime=MinRuntime('1h'))"
+def test_job_repr_shows_the_inputs_as_one_value() -> None:
+    assert repr(make_job("j", "q")).endswith("inputs=None)")
+    assert repr(make_job("j", "q", evictions=2, requested_min_runtime="1h")).endswith(
+        "inputs=JobInputs(checkpoint_interval=None, last_checkpoint=None, "
+        "checkpoint_restore=None, evictions=2, requested_min_runtime=MinRuntime('1h')))"
     )
 
 
 # -- the settings on queues and the configuration ------------------------------------------------
 
 
-def test_queue_settings_are_parsed_and_shown_only_when_set() -> None:
-    queue = Queue(
+def test_queue_settings_are_parsed_and_shown_as_one_value() -> None:
+    value = queue(
         "q",
         preempt_checkpoint_grace="5m",
         reclaim_checkpoint_grace=600,
@@ -617,25 +663,26 @@ def test_queue_settings_are_parsed_and_shown_only_when_set() -> None:
         eviction_window="never",
         max_job_min_runtime=-1,
     )
-    assert queue.preempt_checkpoint_grace == MinRuntime("5m")
-    assert queue.reclaim_checkpoint_grace == MinRuntime("10m")
-    assert queue.max_evictions == 3
-    assert queue.eviction_window is MinRuntime.NEVER
-    assert queue.max_job_min_runtime is MinRuntime.NEVER
-    assert queue.has_extensions
-    assert repr(queue) == (
+    settings = value.protections
+    assert settings.preempt_checkpoint_grace == MinRuntime("5m")
+    assert settings.reclaim_checkpoint_grace == MinRuntime("10m")
+    assert settings.max_evictions == 3
+    assert settings.eviction_window is MinRuntime.NEVER
+    assert settings.max_job_min_runtime is MinRuntime.NEVER
+    assert settings
+    assert repr(value) == (
         "Queue(name='q', parent=None, preempt_min_runtime=None, reclaim_min_runtime=None, "
-        "preempt_checkpoint_grace=MinRuntime('5m'), reclaim_checkpoint_grace=MinRuntime('10m'), "
-        "max_evictions=3, eviction_window=MinRuntime('never'), "
-        "max_job_min_runtime=MinRuntime('never'))"
+        "protections=ProtectionSettings(preempt_checkpoint_grace=MinRuntime('5m'), "
+        "reclaim_checkpoint_grace=MinRuntime('10m'), max_evictions=3, "
+        "eviction_window=MinRuntime('never'), max_job_min_runtime=MinRuntime('never')))"
     )
-    assert not Queue("plain", reclaim_min_runtime="1h").has_extensions
+    assert not queue("plain", reclaim_min_runtime="1h").protections
 
 
 def test_a_zero_setting_is_still_a_set_setting() -> None:
-    assert Queue("q", max_job_min_runtime=0).has_extensions
-    assert QueueTree([Queue("a"), Queue("b", max_job_min_runtime=0)]).has_extensions
-    assert not QueueTree([Queue("a"), Queue("b", "a", reclaim_min_runtime="1h")]).has_extensions
+    assert queue("q", max_job_min_runtime=0).protections
+    assert QueueTree([queue("a"), queue("b", max_job_min_runtime=0)]).has_protections
+    assert not QueueTree([queue("a"), queue("b", "a", reclaim_min_runtime="1h")]).has_protections
 
 
 @pytest.mark.parametrize("field", ["preempt_checkpoint_grace", "reclaim_checkpoint_grace"])
@@ -643,74 +690,89 @@ def test_a_zero_setting_is_still_a_set_setting() -> None:
 def test_a_grace_may_not_be_never(field: str, value: object) -> None:
     settings: dict[str, Any] = {field: value}
     with pytest.raises(InvalidDuration) as caught:
-        Queue("prod", **settings)
+        ProtectionSettings(**settings)
     assert repr(value) in str(caught.value)
-    assert f"Queue 'prod' {field}" in str(caught.value)
-    assert caught.value.origin == f"Queue 'prod' {field}"
+    assert f"ProtectionSettings {field}" in str(caught.value)
+    assert caught.value.origin == f"ProtectionSettings {field}"
 
 
 @pytest.mark.parametrize("value", [-1, True, 2.5, "3"])
-def test_a_bad_max_evictions_is_an_error_naming_the_queue(value: object) -> None:
-    with pytest.raises(InvalidQueueTree) as caught:
-        Queue("prod", max_evictions=value)  # type: ignore[arg-type]
+def test_a_bad_max_evictions_is_an_error_naming_the_field(value: object) -> None:
+    with pytest.raises(InvalidConfiguration) as caught:
+        ProtectionSettings(max_evictions=value)  # type: ignore[arg-type]
     assert caught.value.problems == (
-        f"queue 'prod' max_evictions: expected an integer >= 0, got {value!r}",
+        f"ProtectionSettings max_evictions: expected an integer >= 0 or None, got {value!r}",
     )
 
 
 def test_from_records_reads_the_settings() -> None:
     tree = QueueTree.from_records(
-        [{"name": "org", "max_evictions": 2, "eviction_window": "1h", "max_job_min_runtime": "4h"}]
+        [
+            {
+                "name": "org",
+                "protections": {
+                    "max_evictions": 2,
+                    "eviction_window": "1h",
+                    "max_job_min_runtime": "4h",
+                },
+            }
+        ]
     )
-    assert (tree["org"].max_evictions, tree["org"].eviction_window) == (2, MinRuntime("1h"))
-    assert tree["org"].max_job_min_runtime == MinRuntime("4h")
+    settings = tree["org"].protections
+    assert (settings.max_evictions, settings.eviction_window) == (2, MinRuntime("1h"))
+    assert settings.max_job_min_runtime == MinRuntime("4h")
+
+
+def test_from_records_reports_bad_settings_with_the_queue() -> None:
+    with pytest.raises(InvalidQueueTree) as caught:
+        QueueTree.from_records(
+            [{"name": "org", "protections": {"max_evictons": 2, "eviction_window": "1x"}}]
+        )
+    assert caught.value.problems == (
+        "queue 'org' protections: unknown keys ['max_evictons']",
+        "queue 'org' protections: invalid duration '1x' in ProtectionSettings eviction_window: "
+        "unknown unit 'x' (expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)",
+    )
 
 
 def test_config_defaults_are_off() -> None:
-    config = Config()
-    assert config.default_preempt_checkpoint_grace is MinRuntime.ZERO
-    assert config.default_reclaim_checkpoint_grace is MinRuntime.ZERO
-    assert config.default_max_evictions is None
-    assert config.default_eviction_window is MinRuntime.NEVER
-    assert config.default_max_job_min_runtime is MinRuntime.ZERO
-    assert not config.has_extensions
+    settings = Config()
+    assert settings.protection_default("preempt_checkpoint_grace") is MinRuntime.ZERO
+    assert settings.protection_default("reclaim_checkpoint_grace") is MinRuntime.ZERO
+    assert settings.protection_default("max_evictions") is None
+    assert settings.protection_default("eviction_window") is MinRuntime.NEVER
+    assert settings.protection_default("max_job_min_runtime") is MinRuntime.ZERO
+    assert not settings.has_protections
 
 
-def test_config_with_off_values_given_explicitly_has_no_extensions() -> None:
-    config = Config(
+def test_config_with_off_values_given_explicitly_has_no_protections() -> None:
+    settings = config(
         default_preempt_checkpoint_grace=0,
         default_max_evictions=None,
         default_eviction_window="never",
         default_max_job_min_runtime="0s",
     )
-    assert not config.has_extensions
-    assert repr(config) == repr(Config())
+    assert not settings.has_protections
 
 
-def test_config_with_a_setting_has_extensions_and_shows_it() -> None:
-    config = Config(default_max_evictions=3, default_eviction_window="1d")
-    assert config.has_extensions
-    assert repr(config) == (
+def test_config_with_a_setting_has_protections_and_shows_it() -> None:
+    settings = config(default_max_evictions=3, default_eviction_window="1d")
+    assert settings.has_protections
+    assert repr(settings) == (
         "Config(default_preempt_min_runtime=MinRuntime('0s'), "
         "default_reclaim_min_runtime=MinRuntime('0s'), reclaim_resolve_method='lca', "
-        "default_max_evictions=3, default_eviction_window=MinRuntime('24h'), warnings=())"
+        "protections=ProtectionSettings(preempt_checkpoint_grace=None, "
+        "reclaim_checkpoint_grace=None, max_evictions=3, eviction_window=MinRuntime('24h'), "
+        "max_job_min_runtime=None), warnings=())"
     )
-
-
-@pytest.mark.parametrize(
-    "field", ["default_preempt_checkpoint_grace", "default_reclaim_checkpoint_grace"]
-)
-def test_a_default_grace_may_not_be_never(field: str) -> None:
-    settings: dict[str, Any] = {field: "never"}
-    with pytest.raises(InvalidDuration) as caught:
-        Config(**settings)
-    assert f"'never' in Config {field}" in str(caught.value)
 
 
 def test_a_bad_default_max_evictions_is_an_error() -> None:
     with pytest.raises(InvalidConfiguration) as caught:
-        Config(default_max_evictions=-2)
-    assert "default_max_evictions: expected an integer >= 0 or None, got -2" in str(caught.value)
+        config(default_max_evictions=-2)
+    assert "ProtectionSettings max_evictions: expected an integer >= 0 or None, got -2" in str(
+        caught.value
+    )
 
 
 def test_plugin_arguments_read_the_checkpoint_aware_defaults() -> None:
@@ -723,16 +785,16 @@ def test_plugin_arguments_read_the_checkpoint_aware_defaults() -> None:
             "defaultMaxJobMinRuntime": "never",
         }
     )
-    assert config.default_preempt_checkpoint_grace == MinRuntime("5m")
-    assert config.default_reclaim_checkpoint_grace == MinRuntime("10m")
-    assert config.default_max_evictions == 3
-    assert config.default_eviction_window == MinRuntime("1d")
-    assert config.default_max_job_min_runtime is MinRuntime.NEVER
+    assert config.protections.preempt_checkpoint_grace == MinRuntime("5m")
+    assert config.protections.reclaim_checkpoint_grace == MinRuntime("10m")
+    assert config.protections.max_evictions == 3
+    assert config.protections.eviction_window == MinRuntime("1d")
+    assert config.protections.max_job_min_runtime is MinRuntime.NEVER
     assert config.warnings == ()
 
 
 def test_plugin_arguments_max_evictions_may_be_an_integer() -> None:
-    assert Config.from_plugin_arguments({"defaultMaxEvictions": 0}).default_max_evictions == 0
+    assert Config.from_plugin_arguments({"defaultMaxEvictions": 0}).protections.max_evictions == 0
 
 
 def test_bad_checkpoint_aware_plugin_arguments_are_all_reported() -> None:
@@ -754,8 +816,8 @@ def test_lenient_plugin_arguments_warn_and_use_the_defaults() -> None:
     config = Config.from_plugin_arguments(
         {"defaultMaxEvictions": "-1", "defaultReclaimCheckpointGrace": "never"}, lenient=True
     )
-    assert config.default_max_evictions is None
-    assert config.default_reclaim_checkpoint_grace is MinRuntime.ZERO
+    assert config.protection_default("max_evictions") is None
+    assert config.protection_default("reclaim_checkpoint_grace") is MinRuntime.ZERO
     assert config.warnings[0] == (
         "defaultReclaimCheckpointGrace: invalid duration 'never': never is not allowed here "
         "(expected a duration, e.g. '10m' or '1h30m'); using the default 0s"
@@ -771,13 +833,13 @@ def test_lenient_plugin_arguments_warn_and_use_the_defaults() -> None:
 # The design document's tree (BEHAVIOR.md §4) with graces where it has reclaim MRs.
 DESIGN = QueueTree(
     [
-        Queue("A"),
-        Queue("B", "A", reclaim_min_runtime="600s", reclaim_checkpoint_grace="10m"),
-        Queue("C", "B"),
-        Queue("leaf1", "C", reclaim_min_runtime="0s", reclaim_checkpoint_grace="0s"),
-        Queue("leaf2", "C", reclaim_min_runtime="180s", reclaim_checkpoint_grace="3m"),
-        Queue("D", "B", reclaim_min_runtime="60s", reclaim_checkpoint_grace="1m"),
-        Queue("leaf3", "D"),
+        queue("A"),
+        queue("B", "A", reclaim_min_runtime="600s", reclaim_checkpoint_grace="10m"),
+        queue("C", "B"),
+        queue("leaf1", "C", reclaim_min_runtime="0s", reclaim_checkpoint_grace="0s"),
+        queue("leaf2", "C", reclaim_min_runtime="180s", reclaim_checkpoint_grace="3m"),
+        queue("D", "B", reclaim_min_runtime="60s", reclaim_checkpoint_grace="1m"),
+        queue("leaf3", "D"),
     ]
 )
 
@@ -794,8 +856,8 @@ def test_reclaim_grace_resolves_like_the_reclaim_mr_by_lca(
     preemptor: str, victim: str, grace_value: str, source: str
 ) -> None:
     resolver = Resolver(DESIGN, Config())
-    settings = resolver.extensions(Action.RECLAIM, preemptor, victim)
-    mr = resolver.reclaim(preemptor, victim)
+    settings = resolver.settings(Action.RECLAIM, preemptor, victim)
+    mr = resolver.resolve(Action.RECLAIM, preemptor, victim)
     assert (settings.grace, settings.grace_source) == (MinRuntime(grace_value), source)
     assert settings.grace_source == mr.source
 
@@ -808,75 +870,75 @@ def test_reclaim_grace_resolves_from_the_victims_queue_with_method_queue(
     preemptor: str, victim: str, grace_value: str, source: str
 ) -> None:
     resolver = Resolver(DESIGN, Config(reclaim_resolve_method="queue"))
-    settings = resolver.extensions(Action.RECLAIM, preemptor, victim)
+    settings = resolver.settings(Action.RECLAIM, preemptor, victim)
     assert (settings.grace, settings.grace_source) == (MinRuntime(grace_value), source)
 
 
 def test_reclaim_grace_across_top_level_trees_uses_only_the_victims_top_level_queue() -> None:
     tree = QueueTree(
         [
-            Queue("top1", reclaim_checkpoint_grace="7m"),
-            Queue("mid", "top1", reclaim_checkpoint_grace="2m"),
-            Queue("leaf", "mid"),
-            Queue("top2"),
-            Queue("other", "top2"),
+            queue("top1", reclaim_checkpoint_grace="7m"),
+            queue("mid", "top1", reclaim_checkpoint_grace="2m"),
+            queue("leaf", "mid"),
+            queue("top2"),
+            queue("other", "top2"),
         ]
     )
-    resolver = Resolver(tree, Config(default_reclaim_checkpoint_grace="1m"))
-    settings = resolver.extensions(Action.RECLAIM, "other", "leaf")
+    resolver = Resolver(tree, config(default_reclaim_checkpoint_grace="1m"))
+    settings = resolver.settings(Action.RECLAIM, "other", "leaf")
     assert (settings.grace, settings.grace_source) == (MinRuntime("7m"), "top1")
-    settings = resolver.extensions(Action.RECLAIM, "leaf", "other")
+    settings = resolver.settings(Action.RECLAIM, "leaf", "other")
     assert (settings.grace, settings.grace_source) == (MinRuntime("1m"), None)
 
 
 def test_preempt_grace_walks_up_from_the_victims_queue_and_zero_stops_the_walk() -> None:
     tree = QueueTree(
         [
-            Queue("B", preempt_checkpoint_grace="10m"),
-            Queue("C", "B"),
-            Queue("leaf1", "C", preempt_checkpoint_grace="0s"),
-            Queue("leaf2", "C"),
+            queue("B", preempt_checkpoint_grace="10m"),
+            queue("C", "B"),
+            queue("leaf1", "C", preempt_checkpoint_grace="0s"),
+            queue("leaf2", "C"),
         ]
     )
-    resolver = Resolver(tree, Config(default_preempt_checkpoint_grace="1m"))
-    assert resolver.extensions(Action.PREEMPT, "leaf2", "leaf2").grace == MinRuntime("10m")
-    assert resolver.extensions(Action.PREEMPT, "leaf2", "leaf2").grace_source == "B"
-    leaf1 = resolver.extensions(Action.PREEMPT, "leaf1", "leaf1")
+    resolver = Resolver(tree, config(default_preempt_checkpoint_grace="1m"))
+    assert resolver.settings(Action.PREEMPT, "leaf2", "leaf2").grace == MinRuntime("10m")
+    assert resolver.settings(Action.PREEMPT, "leaf2", "leaf2").grace_source == "B"
+    leaf1 = resolver.settings(Action.PREEMPT, "leaf1", "leaf1")
     assert (leaf1.grace, leaf1.grace_source) == (MinRuntime.ZERO, "leaf1")
 
 
 def test_preempt_and_reclaim_graces_are_separate_settings() -> None:
     tree = QueueTree(
-        [Queue("org", preempt_checkpoint_grace="5m"), Queue("a", "org"), Queue("b", "org")]
+        [queue("org", preempt_checkpoint_grace="5m"), queue("a", "org"), queue("b", "org")]
     )
     resolver = Resolver(tree, Config())
-    assert resolver.extensions(Action.PREEMPT, "a", "a").grace == MinRuntime("5m")
-    assert resolver.extensions(Action.RECLAIM, "b", "a").grace is MinRuntime.ZERO
+    assert resolver.settings(Action.PREEMPT, "a", "a").grace == MinRuntime("5m")
+    assert resolver.settings(Action.RECLAIM, "b", "a").grace is MinRuntime.ZERO
 
 
 def test_budget_and_cap_walk_up_from_the_victims_queue_whatever_the_action() -> None:
     tree = QueueTree(
         [
-            Queue("org", max_evictions=2, max_job_min_runtime="4h"),
-            Queue("team", "org", eviction_window="1h"),
-            Queue("leaf", "team", max_evictions=5),
-            Queue("other", "org"),
+            queue("org", max_evictions=2, max_job_min_runtime="4h"),
+            queue("team", "org", eviction_window="1h"),
+            queue("leaf", "team", max_evictions=5),
+            queue("other", "org"),
         ]
     )
-    resolver = Resolver(tree, Config(default_eviction_window="1d"))
+    resolver = Resolver(tree, config(default_eviction_window="1d"))
     for action, preemptor in ((Action.RECLAIM, "other"), (Action.PREEMPT, "leaf")):
-        settings = resolver.extensions(action, preemptor, "leaf")
+        settings = resolver.settings(action, preemptor, "leaf")
         assert settings.max_evictions == 5
         assert settings.budget_source == "leaf"
         assert settings.eviction_window == MinRuntime("1h")
         assert (settings.max_job_min_runtime, settings.cap_source) == (MinRuntime("4h"), "org")
-    other = resolver.extensions(Action.RECLAIM, "leaf", "other")
+    other = resolver.settings(Action.RECLAIM, "leaf", "other")
     assert (other.max_evictions, other.budget_source) == (2, "org")
     assert other.eviction_window == MinRuntime("1d")
 
 
 def test_an_unknown_queue_gets_the_node_pool_defaults() -> None:
-    config = Config(
+    config = make_config(
         default_reclaim_checkpoint_grace="2m",
         default_preempt_checkpoint_grace="3m",
         default_max_evictions=4,
@@ -890,19 +952,19 @@ def test_an_unknown_queue_gets_the_node_pool_defaults() -> None:
         eviction_window=MinRuntime("6h"),
         max_job_min_runtime=MinRuntime("1h"),
     )
-    assert resolver.extensions(Action.RECLAIM, "leaf1", "gone") == expected
-    assert resolver.extensions(Action.PREEMPT, "gone", "gone") == attrs.evolve(
+    assert resolver.settings(Action.RECLAIM, "leaf1", "gone") == expected
+    assert resolver.settings(Action.PREEMPT, "gone", "gone") == evolve(
         expected, grace=MinRuntime("3m")
     )
     # an unknown preemptor queue: the default grace (as for the MR), the victim's budget
-    unknown_preemptor = resolver.extensions(Action.RECLAIM, "gone", "leaf2")
+    unknown_preemptor = resolver.settings(Action.RECLAIM, "gone", "leaf2")
     assert (unknown_preemptor.grace, unknown_preemptor.grace_source) == (MinRuntime("2m"), None)
 
 
 def test_extensions_are_remembered() -> None:
     resolver = Resolver(DESIGN, Config())
-    first = resolver.extensions(Action.RECLAIM, "leaf1", "leaf3")
-    assert resolver.extensions(Action.RECLAIM, "leaf1", "leaf3") is first
+    first = resolver.settings(Action.RECLAIM, "leaf1", "leaf3")
+    assert resolver.settings(Action.RECLAIM, "leaf1", "leaf3") is first
 
 
 # -- Kubernetes: the annotations and the Queue fields --------------------------------------------
@@ -975,15 +1037,15 @@ def test_read_queue_reads_the_checkpoint_aware_fields() -> None:
             maxJobMinRuntime="-1",
         )
     )
-    assert queue.preempt_checkpoint_grace == MinRuntime("5m")
-    assert queue.reclaim_checkpoint_grace == MinRuntime("10m")
-    assert queue.max_evictions == 3
-    assert queue.eviction_window == MinRuntime("1d")
-    assert queue.max_job_min_runtime is MinRuntime.NEVER
+    assert queue.protections.preempt_checkpoint_grace == MinRuntime("5m")
+    assert queue.protections.reclaim_checkpoint_grace == MinRuntime("10m")
+    assert queue.protections.max_evictions == 3
+    assert queue.protections.eviction_window == MinRuntime("1d")
+    assert queue.protections.max_job_min_runtime is MinRuntime.NEVER
 
 
 def test_read_queue_without_the_fields_has_no_extensions() -> None:
-    assert not read_queue(queue_object("prod", reclaimMinRuntime="1h")).has_extensions
+    assert not read_queue(queue_object("prod", reclaimMinRuntime="1h")).protections
 
 
 def test_read_queue_rejects_a_never_grace_naming_the_queue_and_field() -> None:
@@ -1019,26 +1081,25 @@ def test_pod_group_annotations_are_read_into_the_job() -> None:
         },
         pod("train-0"),
     )
-    assert job.last_checkpoint == datetime(2026, 11, 22, 11, 40, tzinfo=UTC)
-    assert job.checkpoint_interval == MinRuntime("30m")
-    assert job.evictions == (
+    assert job.inputs.last_checkpoint == datetime(2026, 11, 22, 11, 40, tzinfo=UTC)
+    assert job.inputs.checkpoint_interval == MinRuntime("30m")
+    assert job.inputs.evictions == (
         datetime(2026, 11, 22, 8, 0, tzinfo=UTC),
         datetime(2026, 11, 22, 10, 0, tzinfo=UTC),
     )
-    assert job.requested_min_runtime == MinRuntime("2h")
+    assert job.inputs.requested_min_runtime == MinRuntime("2h")
     assert warnings == ()
 
 
 def test_a_bare_integer_eviction_annotation_is_a_count() -> None:
     job, warnings = read_one({EVICTIONS_ANNOTATION: " 4 "}, pod("train-0"))
-    assert job.evictions == 4
+    assert job.inputs.evictions == 4
     assert warnings == ()
 
 
 def test_a_pod_group_without_the_annotations_has_no_inputs() -> None:
     job, _ = read_one({}, pod("train-0"))
-    assert (job.last_checkpoint, job.checkpoint_interval) == (None, None)
-    assert (job.evictions, job.requested_min_runtime) == ((), None)
+    assert job.inputs is None
 
 
 @pytest.mark.parametrize(
@@ -1075,11 +1136,7 @@ def test_an_unreadable_annotation_warns_and_is_ignored(
     annotations: Mapping[str, str], field: str, fragment: str
 ) -> None:
     job, warnings = read_one(annotations, pod("train-0"))
-    assert (job.last_checkpoint, job.checkpoint_interval, job.requested_min_runtime) == (
-        None,
-        None,
-        None,
-    )
+    assert job.inputs is None
     (warning,) = warnings
     assert warning.startswith(f"PodGroup/ml/train metadata.annotations[{field!r}]: ")
     assert fragment in warning
@@ -1098,7 +1155,7 @@ def test_an_unreadable_annotation_is_an_error_with_strict_times() -> None:
 
 def test_an_unreadable_eviction_time_warns_and_the_others_are_kept() -> None:
     job, warnings = read_one({EVICTIONS_ANNOTATION: "2026-11-22T10:00:00Z,soon"}, pod("train-0"))
-    assert job.evictions == (datetime(2026, 11, 22, 10, 0, tzinfo=UTC),)
+    assert job.inputs.evictions == (datetime(2026, 11, 22, 10, 0, tzinfo=UTC),)
     (warning,) = warnings
     assert warning.startswith(
         f"PodGroup/ml/train metadata.annotations[{EVICTIONS_ANNOTATION!r}]: "

@@ -420,7 +420,10 @@ def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
     current = session(35)
     decision = current.explain(RECLAIM, RECLAIMER, ELASTIC)
     assert (decision.reason, decision.allowed) == (Reason.DEFERRED, True)
-    assert (decision.protected_by, decision.protected_until) == (ProtectionKind.CHECKPOINT_GRACE, at(45))
+    assert (decision.protected_by, decision.protected_until) == (
+        ProtectionKind.CHECKPOINT_GRACE,
+        at(45),
+    )
     assert decision.unsaved_work == 35 * 60 * 3.0  # the two tasks above the minimum
     assert str(decision) == (
         "reclaim of 'elastic' by 'rec': allowed: elastic and protected (checkpoint-grace, until "
@@ -473,7 +476,10 @@ def test_an_elastic_victim_with_a_spent_budget_is_deferred_and_validated() -> No
     job = victim("elastic", "budget", start=-60, weights=(1, 1), min_available=1, evictions=3)
     current = session(0)
     decision = current.explain(RECLAIM, RECLAIMER, job)
-    assert (decision.reason, decision.protected_by) == (Reason.DEFERRED, ProtectionKind.EVICTION_BUDGET)
+    assert (decision.reason, decision.protected_by) == (
+        Reason.DEFERRED,
+        ProtectionKind.EVICTION_BUDGET,
+    )
     assert str(decision) == (
         "reclaim of 'elastic' by 'rec': allowed: elastic and protected (eviction-budget, until "
         "forever): only tasks above min_available may be evicted; unsaved work 3600"
