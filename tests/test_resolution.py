@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,15 +16,43 @@ from minruntime import (
     Resolution,
     UnknownQueue,
 )
-from minruntime._resolution import Resolver, resolve
-from minruntime.resolution import (
-    RECLAIM_RESOLVERS,
-    lca_step,
-    resolve_preempt,
-    resolve_reclaim_lca,
-    resolve_reclaim_queue,
-)
+from minruntime._resolution import Resolver as Engine
+from minruntime._resolution import START_QUEUE, lca_step, resolve
 from minruntime.testing import min_runtimes, queue_trees
+
+# The rules as the design states them, one per method, each a resolution with a fresh engine.
+
+
+def resolve_preempt(tree: QueueTree, config: Config, victim: str) -> Resolution:
+    return resolve(tree, config, Action.PREEMPT, victim, victim)
+
+
+def resolve_reclaim_lca(tree: QueueTree, config: Config, preemptor: str, victim: str) -> Resolution:
+    lca = attrs.evolve(config, reclaim_resolve_method="lca")
+    return resolve(tree, lca, Action.RECLAIM, preemptor, victim)
+
+
+def resolve_reclaim_queue(
+    tree: QueueTree, config: Config, preemptor: str, victim: str
+) -> Resolution:
+    by_queue = attrs.evolve(config, reclaim_resolve_method="queue")
+    return resolve(tree, by_queue, Action.RECLAIM, preemptor, victim)
+
+
+RECLAIM_RESOLVERS = {"lca": resolve_reclaim_lca, "queue": resolve_reclaim_queue}
+
+
+class Resolver(Engine):
+    """The engine, asked the way these tests ask: preempt(victim), reclaim(preemptor, victim)."""
+
+    __slots__ = ()
+
+    def preempt(self, victim: str) -> Resolution:
+        return self.resolve(Action.PREEMPT, victim, victim)
+
+    def reclaim(self, preemptor: str, victim: str) -> Resolution:
+        return self.resolve(Action.RECLAIM, preemptor, victim)
+
 
 NEVER = MinRuntime.NEVER
 ZERO = MinRuntime.ZERO
@@ -366,8 +395,12 @@ def test_unknown_victim_queue_gives_the_preempt_default() -> None:
     assert Resolver(preempt_design_tree(), config).preempt("ghost") == expected
 
 
-def test_reclaim_resolvers_registry() -> None:
-    assert {"lca": resolve_reclaim_lca, "queue": resolve_reclaim_queue} == RECLAIM_RESOLVERS
+def test_each_resolve_method_is_a_registered_start_queue_rule() -> None:
+    """Every valid ``reclaim_resolve_method`` names a start-queue rule, and nothing else does."""
+    assert set(START_QUEUE) == set(RESOLVE_METHODS)
+    tree = reclaim_design_tree()
+    assert START_QUEUE["lca"](tree, "leaf1", "leaf3") == "D"
+    assert START_QUEUE["queue"](tree, "leaf1", "leaf3") == "leaf3"
 
 
 # ---------------------------------------------------------------------------------------------

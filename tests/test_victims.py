@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -20,22 +20,18 @@ from minruntime import (
     Queue,
     QueueTree,
     Reason,
+    Resolution,
     Session,
     Task,
     TaskLike,
 )
+from minruntime._eligibility import Groups, judge, min_runtime_filter
+from minruntime._evictable import TaskOrder, evictable_tasks, sacrifice_order
 from minruntime._facts import JobFacts
-from minruntime._protection import is_protected, protected_until
+from minruntime._protection import NO_SETTINGS, Settings, is_protected, protected_until
+from minruntime._protection import is_protected_ns as protected_ns
 from minruntime._resolution import resolve
 from minruntime.testing import Situation, situations
-from minruntime.victims import (
-    TaskOrder,
-    evictable_tasks,
-    judge,
-    min_runtime_filter,
-    protected_ns,
-    sacrifice_order,
-)
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 LONG_AGO = NOW - timedelta(hours=1)
@@ -302,8 +298,24 @@ def _judge(
     now_ns: int = 10**20,
 ) -> Reason:
     queues = {victim.queue} if known else set()
-    (reason,) = judge(action, pre, [victim], queues, lambda queue: mr, now_ns)
+    (reason,) = judge(
+        action, pre, [victim], groups(action, pre, lambda queue: mr, now_ns), queues, now_ns
+    )
     return reason
+
+
+def groups(
+    action: Action, pre: JobFacts, min_runtime_of: Callable[[str], MinRuntime], now_ns: int
+) -> Groups:
+    """The groups of one preemptor with a given min-runtime per victim queue, settings off."""
+
+    def resolve(action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
+        return Resolution(min_runtime_of(victim_queue), None)
+
+    def settings(action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
+        return NO_SETTINGS
+
+    return Groups(resolve, settings, action, pre.queue, now_ns)
 
 
 def test_judge_checks_the_fundamentals_in_the_documented_order() -> None:
@@ -343,7 +355,14 @@ def test_judge_resolves_each_victim_queue_once() -> None:
         asked.append(queue)
         return MinRuntime.ZERO
 
-    reasons = judge(Action.RECLAIM, pre, victims, {"b", "c"}, min_runtime_of, 10**20)
+    reasons = judge(
+        Action.RECLAIM,
+        pre,
+        victims,
+        groups(Action.RECLAIM, pre, min_runtime_of, 10**20),
+        {"b", "c"},
+        10**20,
+    )
     assert reasons == [Reason.ELIGIBLE] * 6
     assert asked == ["c", "b"]
 

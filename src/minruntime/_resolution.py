@@ -38,7 +38,7 @@ from minruntime.decisions import Action, Resolution
 from minruntime.durations import MinRuntime
 from minruntime.queues import Queue, QueueTree
 
-__all__ = ["Resolver", "Setting", "lca_step"]
+__all__ = ["START_QUEUE", "Resolver", "Setting", "lca_step", "resolve"]
 
 
 class Setting(enum.Enum):
@@ -94,6 +94,24 @@ def lca_step(tree: QueueTree, preemptor_queue: str, victim_queue: str) -> str:
     victim_path = tree.path(victim_queue)
     shared = tree.shared_depth(preemptor_queue, victim_queue)
     return victim_path[shared] if shared < len(victim_path) else victim_queue
+
+
+def _victim_queue(tree: QueueTree, preemptor_queue: str, victim_queue: str) -> str:
+    """The start queue of the "queue" method: the victim's queue.
+
+    >>> from minruntime import Queue, QueueTree
+    >>> _victim_queue(QueueTree([Queue("a"), Queue("b")]), "a", "b")
+    'b'
+    """
+    return victim_queue
+
+
+START_QUEUE: Final[dict[str, Callable[[QueueTree, str, str], str]]] = {
+    "lca": lca_step,
+    "queue": _victim_queue,
+}
+"""The reclaim resolve methods by the name ``Config.reclaim_resolve_method`` uses: each is the
+rule that picks the queue the walk up starts from. A new method is one function here."""
 
 
 class Resolver:
@@ -156,9 +174,9 @@ class Resolver:
     def start_queue(self, action: Action, preemptor_queue: str, victim_queue: str) -> str:
         """Where the min-runtime (and the grace) of ``action`` starts its walk; both queues are
         in the tree."""
-        if action is Action.RECLAIM and self.config.reclaim_resolve_method == "lca":
-            return lca_step(self.tree, preemptor_queue, victim_queue)
-        return victim_queue
+        if action is Action.PREEMPT:
+            return victim_queue
+        return START_QUEUE[self.config.reclaim_resolve_method](self.tree, preemptor_queue, victim_queue)
 
     def unknown(self, action: Action, preemptor_queue: str, victim_queue: str) -> tuple[str, ...]:
         """The queues of the two that are not in the tree (preempt looks at the victim's only)."""
