@@ -57,4 +57,4 @@ def evolve(value: T, **changes: Any) -> T:
         protections = {key: changes.pop(key) for key in PROTECTION_FIELDS if key in changes}
         if protections:
             changes["protections"] = attrs.evolve(value.protections, **protections)
-    return attrs.evolve(value, **changes)
+    return attrs.evolve(value, **changes)  # type: ignore[misc]

@@ -639,7 +639,7 @@ def test_task_weight_defaults_to_one_and_shows_in_repr() -> None:
 @pytest.mark.parametrize("weight", [-1, float("nan"), True, "8", float("inf")])
 def test_a_bad_task_weight_is_an_error_naming_the_field_and_value(weight: object) -> None:
     with pytest.raises(InvalidJob) as caught:
-        Task("t", weight=weight)  # type: ignore[arg-type]
+        Task("t", weight=weight)
     assert str(caught.value) == f"Task weight: expected a finite number >= 0, got {weight!r}"
 
 
@@ -1081,6 +1081,7 @@ def test_pod_group_annotations_are_read_into_the_job() -> None:
         },
         pod("train-0"),
     )
+    assert job.inputs is not None
     assert job.inputs.last_checkpoint == datetime(2026, 11, 22, 11, 40, tzinfo=UTC)
     assert job.inputs.checkpoint_interval == MinRuntime("30m")
     assert job.inputs.evictions == (
@@ -1093,6 +1094,7 @@ def test_pod_group_annotations_are_read_into_the_job() -> None:
 
 def test_a_bare_integer_eviction_annotation_is_a_count() -> None:
     job, warnings = read_one({EVICTIONS_ANNOTATION: " 4 "}, pod("train-0"))
+    assert job.inputs is not None
     assert job.inputs.evictions == 4
     assert warnings == ()
 
@@ -1155,6 +1157,7 @@ def test_an_unreadable_annotation_is_an_error_with_strict_times() -> None:
 
 def test_an_unreadable_eviction_time_warns_and_the_others_are_kept() -> None:
     job, warnings = read_one({EVICTIONS_ANNOTATION: "2026-11-22T10:00:00Z,soon"}, pod("train-0"))
+    assert job.inputs is not None
     assert job.inputs.evictions == (datetime(2026, 11, 22, 10, 0, tzinfo=UTC),)
     (warning,) = warnings
     assert warning.startswith(

@@ -304,10 +304,17 @@ def test_every_public_name_appears_in_the_docs() -> None:
 # -- the API reference is generated from every public name's docstring -------------------------
 
 REFERENCE_MODULES = (
-    "minruntime.kube",
-    "minruntime.checkpoints",
-    "minruntime.testing",
+    "minruntime.config",
+    "minruntime.decisions",
+    "minruntime.durations",
+    "minruntime.errors",
+    "minruntime.jobs",
+    "minruntime.preemptibility",
+    "minruntime.queues",
+    "minruntime.session",
     "minruntime.starttime",
+    "minruntime.kube",
+    "minruntime.testing",
     "minruntime.cli",
 )
 AUTODOC = re.compile(

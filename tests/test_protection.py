@@ -151,7 +151,7 @@ def test_naive_now_raises_even_for_never() -> None:
 @pytest.mark.parametrize("now", [True, False, "2026-01-01T00:00:00Z", None, float("nan")])
 def test_now_of_the_wrong_kind_is_rejected_naming_it(now: object) -> None:
     with pytest.raises(InvalidTimestamp) as caught:
-        is_protected(TEN_MINUTES, START, now)  # type: ignore[arg-type]
+        is_protected(TEN_MINUTES, START, now)
     assert repr(now) in str(caught.value)
     assert "for now" in str(caught.value)
     assert caught.value.origin == "now"
@@ -160,7 +160,7 @@ def test_now_of_the_wrong_kind_is_rejected_naming_it(now: object) -> None:
 @pytest.mark.parametrize("start", [True, "2026-01-01T00:00:00Z", float("inf")])
 def test_start_time_of_the_wrong_kind_is_rejected_naming_it(start: object) -> None:
     with pytest.raises(InvalidTimestamp) as caught:
-        is_protected(TEN_MINUTES, start, START)  # type: ignore[arg-type]
+        is_protected(TEN_MINUTES, start, START)
     assert repr(start) in str(caught.value)
     assert "for the start time" in str(caught.value)
 

@@ -16,8 +16,9 @@ from minruntime import (
     Resolution,
     UnknownQueue,
 )
-from minruntime._resolution import Resolver as Engine
 from minruntime._resolution import START_QUEUE, lca_step, resolve
+from minruntime._resolution import Resolver as Engine
+from minruntime.config import RESOLVE_METHODS
 from minruntime.testing import min_runtimes, queue_trees
 
 # The rules as the design states them, one per method, each a resolution with a fresh engine.

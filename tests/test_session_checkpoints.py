@@ -868,9 +868,7 @@ def test_settings_that_are_off_change_no_decision_whatever_the_job_inputs(
     """Zero graces, zero caps and no budget (a window alone) are the same as no settings."""
     tree, preemptor, victims, now = cycle
     plain = Session(tree, Config(), now)
-    off_tree = QueueTree(
-        [evolve(tree[name], **OFF_SETTINGS) for name in tree]  # type: ignore[arg-type]
-    )
+    off_tree = QueueTree([evolve(tree[name], **OFF_SETTINGS) for name in tree])
     off = Session(off_tree, config(default_eviction_window="1d"), now)
     assert off.config.has_protections
     assert_same_decisions(plain, off, preemptor, victims, exact=False)

@@ -176,7 +176,9 @@ class Resolver:
         in the tree."""
         if action is Action.PREEMPT:
             return victim_queue
-        return START_QUEUE[self.config.reclaim_resolve_method](self.tree, preemptor_queue, victim_queue)
+        return START_QUEUE[self.config.reclaim_resolve_method](
+            self.tree, preemptor_queue, victim_queue
+        )
 
     def unknown(self, action: Action, preemptor_queue: str, victim_queue: str) -> tuple[str, ...]:
         """The queues of the two that are not in the tree (preempt looks at the victim's only)."""

@@ -70,11 +70,12 @@ def _to_warnings(warnings: Iterable[str]) -> tuple[str, ...]:
     return tuple(warnings)
 
 
-def _check_method(instance: object, field: attrs.Attribute[Any], value: object) -> None:
+def _to_method(value: str) -> ResolveMethod:
     if value not in RESOLVE_METHODS:
         raise InvalidConfiguration(
             [f"reclaim_resolve_method: invalid value {value!r} (expected 'lca' or 'queue')"]
         )
+    return value  # type: ignore[return-value]
 
 
 def _to_protections(value: ProtectionSettings | None) -> ProtectionSettings:
@@ -117,7 +118,7 @@ class Config:
     default_reclaim_min_runtime: MinRuntime = attrs.field(
         default=MinRuntime.ZERO, converter=read_min_runtime, validator=reported
     )
-    reclaim_resolve_method: ResolveMethod = attrs.field(default="lca", validator=_check_method)
+    reclaim_resolve_method: ResolveMethod = attrs.field(default="lca", converter=_to_method)
     protections: ProtectionSettings = attrs.field(
         factory=ProtectionSettings, converter=_to_protections
     )

@@ -292,7 +292,9 @@ def _to_pod_sets(pod_sets: Iterable[PodSet]) -> tuple[PodSet, ...]:
     return tuple(pod_sets)
 
 
-def _check_pod_sets(instance: Job, field: attrs.Attribute[Any], pod_sets: tuple[PodSet, ...]) -> None:
+def _check_pod_sets(
+    instance: Job, field: attrs.Attribute[Any], pod_sets: tuple[PodSet, ...]
+) -> None:
     if len(pod_sets) > 1:
         names = [pod_set.name for pod_set in pod_sets]
         if len(set(names)) != len(names):
@@ -393,7 +395,8 @@ class Job:
         converter=_TO_PREEMPTIBILITY.__getitem__,  # type: ignore[misc]
     )
     start_time: datetime | None = attrs.field(default=None, converter=_start_time)
-    pod_sets: tuple[PodSet, ...] = attrs.field(factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
+    pod_sets: tuple[PodSet, ...] = attrs.field(
+        factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
     )
     inputs: JobInputs | None = attrs.field(default=None, kw_only=True, converter=_to_inputs)
     # (legacy threshold, facts): a Job is immutable, so its derived facts are computed once per

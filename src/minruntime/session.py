@@ -60,7 +60,11 @@ from minruntime.decisions import (
 )
 from minruntime.durations import MinRuntime
 from minruntime.jobs import JobLike, TaskLike
-from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, PreemptibilitySource
+from minruntime.preemptibility import (
+    LEGACY_PRIORITY_THRESHOLD,
+    Preemptibility,
+    PreemptibilitySource,
+)
 from minruntime.queues import QueueTree
 
 __all__ = ["Cycle", "Session", "SessionStats"]
@@ -293,6 +297,26 @@ class Session:
                 facts = cache[id(job)] = of(job, threshold)
             append(facts)
         return result
+
+    def core_tasks(self, job: JobLike) -> tuple[TaskLike, ...]:
+        """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
+        in its queue's quota (BEHAVIOR.md section 7): every active task of a non-preemptible
+        job, a semi-preemptible job's core (the first ``min_available`` active tasks of each pod
+        set, in listing order), nothing of a preemptible job.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
+        >>> etl = Job("etl", "q", preemptibility="semi-preemptible", pod_sets=[
+        ...     PodSet(min_available=1, tasks=[Task("a", "Pending"), Task("b"), Task("c")])])
+        >>> [task.id for task in session.core_tasks(etl)]
+        ['b']
+        """
+        facts = self._fact(job)
+        if facts.semi:
+            return facts.core_tasks()
+        if facts.preemptibility is Preemptibility.NON_PREEMPTIBLE:
+            return facts.active_tasks()
+        return ()
 
     # -- the rules ------------------------------------------------------------------------------
 
@@ -535,7 +559,8 @@ class Session:
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=60)
-        >>> victim = Job("v", "q", start_time=0, pod_sets=[PodSet(tasks=[Task("a")])])
+        >>> victim = Job("v", "q", preemptibility="preemptible", start_time=0,
+        ...              pod_sets=[PodSet(tasks=[Task("a")])])
         >>> print(session.explain("preempt", Job("p", "q", priority=100), victim))
         preempt of 'v' by 'p': refused: min-runtime never from queue 'q': never evicted by preempt
         """

@@ -403,7 +403,7 @@ class Settings:
         return Config(
             default_preempt_min_runtime=self.preempt_min_runtime,
             default_reclaim_min_runtime=self.reclaim_min_runtime,
-            reclaim_resolve_method=self.reclaim_resolve_method,  # type: ignore[arg-type]
+            reclaim_resolve_method=self.reclaim_resolve_method,
             protections=ProtectionSettings(
                 preempt_checkpoint_grace=self.checkpoint_grace,
                 reclaim_checkpoint_grace=self.checkpoint_grace,
