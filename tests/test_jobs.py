@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 
 from minruntime import (
+    Config,
     InvalidPreemptibility,
     InvalidTimestamp,
     Job,
@@ -18,6 +19,9 @@ from minruntime import (
     PodSet,
     Preemptibility,
     PreemptibilitySource,
+    Queue,
+    QueueTree,
+    Session,
     Task,
     TaskStatus,
 )
@@ -718,14 +722,14 @@ def test_effective_preemptibility_is_explicit_else_the_legacy_rule(job: Job) -> 
     assert (facts.preemptibility, facts.preemptibility_source) == expected
 
 
-def test_a_jobs_facts_are_computed_once_per_object_and_threshold() -> None:
+def test_a_jobs_facts_are_computed_once_per_session_and_follow_the_threshold() -> None:
     job = Job("j", "q", priority=99, pod_sets=[PodSet(tasks=[Task("t")])])
-    first = JobFacts.of(job)
-    assert JobFacts.of(job) is first
+    session = Session(QueueTree([Queue("q")]), Config(), now=0)
+    first = session._fact(job)
+    assert session._fact(job) is first
     assert first.preemptibility is Preemptibility.PREEMPTIBLE
-    stricter = JobFacts.of(job, threshold=50)
-    assert stricter is not first
-    assert stricter.preemptibility is Preemptibility.NON_PREEMPTIBLE
+    stricter = Session(QueueTree([Queue("q")]), Config(), now=0, legacy_priority_threshold=50)
+    assert stricter._fact(job).preemptibility is Preemptibility.NON_PREEMPTIBLE
 
 
 def test_an_evolved_job_gets_its_own_facts() -> None:
@@ -733,5 +737,5 @@ def test_an_evolved_job_gets_its_own_facts() -> None:
     assert JobFacts.of(job).preemptibility is Preemptibility.PREEMPTIBLE
     raised = attrs.evolve(job, priority=100)
     assert JobFacts.of(raised).preemptibility is Preemptibility.NON_PREEMPTIBLE
-    assert raised == attrs.evolve(raised)  # the cache takes no part in equality
+    assert raised == attrs.evolve(raised)
     assert hash(raised) == hash(attrs.evolve(raised))

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from minruntime._facts import JobFacts
-from minruntime._protection import free_before
+from minruntime._protection import free_before_time
 from minruntime._resolution import Setting
+from minruntime._time import EARLIEST
 from minruntime.decisions import Action
 from minruntime.jobs import JobLike
 
@@ -34,7 +36,7 @@ __all__ = ["VictimIndex"]
 
 J = TypeVar("J", bound=JobLike)
 
-_ALWAYS: Final = -(1 << 100)
+_ALWAYS: Final = EARLIEST
 """The key of a job whose protection cannot depend on time: before every start time."""
 
 
@@ -44,7 +46,7 @@ class _Group(Generic[J]):
     __slots__ = ("jobs", "keys", "path", "protections", "queue")
 
     def __init__(
-        self, queue: str, path: tuple[str, ...], members: list[tuple[int, int, J]]
+        self, queue: str, path: tuple[str, ...], members: list[tuple[datetime, int, J]]
     ) -> None:
         members.sort(key=lambda item: item[:2])
         self.queue = queue
@@ -69,12 +71,12 @@ class VictimIndex(Generic[J]):
         self._facts: dict[int, JobFacts] = {
             id(job): fact for job, fact in zip(jobs, facts, strict=True)
         }
-        by_queue: dict[str, list[tuple[int, int, J]]] = {}
+        by_queue: dict[str, list[tuple[datetime, int, J]]] = {}
         for index, (job, fact) in enumerate(zip(jobs, facts, strict=True)):
             if fact.barrier is not None or fact.queue not in tree:
                 continue  # no preemptor could take it: the same answer for every preemptor
-            start = fact.start_ns
-            key = _ALWAYS if fact.flexible or start is None else start
+            start = fact.start
+            key = _ALWAYS if fact.elastic or fact.semi or start is None else start
             by_queue.setdefault(fact.queue, []).append((key, index, job))
         position = tree.preorder()
         groups = [_Group(queue, tree.path(queue), members) for queue, members in by_queue.items()]
@@ -136,7 +138,7 @@ class VictimIndex(Generic[J]):
                 marks[last] = marks.get(last, 0) - 1
         shared = 0
         cached_start: str | None = None
-        threshold = 0
+        threshold = _ALWAYS
         never = False
         by_rule = False
         for index, group in enumerate(groups):
@@ -154,9 +156,9 @@ class VictimIndex(Generic[J]):
             if start != cached_start:
                 cached_start = start
                 mr = resolver.from_start(act, start)
-                free = free_before(mr, now_ns)
+                free = free_before_time(mr, now_ns)
                 never = free is None
-                threshold = 0 if free is None else free
+                threshold = _ALWAYS if free is None else free
                 by_rule = grace_on and bool(
                     resolver.walk(Setting.RECLAIM_CHECKPOINT_GRACE, start)[0]
                 )

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Final
 
 from minruntime._facts import JobFacts
-from minruntime._protection import Settings, free_before, is_protected_ns, protection
+from minruntime._protection import Settings, free_before_time, is_protected_ns, protection
+from minruntime._time import EARLIEST
 from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
 from minruntime.durations import MinRuntime
 
@@ -54,17 +56,19 @@ class Group:
         self.settings = settings
         self.never = min_runtime.is_never
         self.by_victim = not self.never and not settings.off
-        threshold = free_before(min_runtime, now_ns)
-        self.threshold: int = 0 if threshold is None else threshold
+        threshold = free_before_time(min_runtime, now_ns)
+        self.threshold: datetime = EARLIEST if threshold is None else threshold
 
 
 class Groups:
     """The :class:`Group` of each victim queue for one (action, preemptor queue), filled on use.
 
-    ``resolve`` and ``settings`` are the session's (so that its statistics count the lookups).
+    ``resolve`` and ``settings`` are the session's (so that its statistics count one lookup per
+    victim queue a call reaches); ``shared`` keeps the groups for the session's life, so that a
+    later call for the same preemptor queue builds none of them again.
     """
 
-    __slots__ = ("_action", "_known", "_now_ns", "_pre_queue", "_resolve", "_settings")
+    __slots__ = ("_action", "_now_ns", "_pre_queue", "_resolve", "_settings", "_shared", "known")
 
     def __init__(
         self,
@@ -73,21 +77,27 @@ class Groups:
         action: Action,
         preemptor_queue: str,
         now_ns: int,
+        shared: dict[str, Group] | None = None,
     ) -> None:
         self._resolve = resolve
         self._settings = settings
         self._action = action
         self._pre_queue = preemptor_queue
         self._now_ns = now_ns
-        self._known: dict[str, Group] = {}
+        self._shared: dict[str, Group] = {} if shared is None else shared
+        self.known: dict[str, Group] = {}
+        """The groups this call has reached, by victim queue."""
 
     def __getitem__(self, queue: str) -> Group:
-        group = self._known.get(queue)
+        group = self.known.get(queue)
         if group is None:
             action, pre_queue = self._action, self._pre_queue
             mr = self._resolve(action, pre_queue, queue).min_runtime
-            group = Group(mr, self._settings(action, pre_queue, queue), self._now_ns)
-            self._known[queue] = group
+            group = self._shared.get(queue)
+            if group is None:
+                group = Group(mr, self._settings(action, pre_queue, queue), self._now_ns)
+                self._shared[queue] = group
+            self.known[queue] = group
         return group
 
 
@@ -114,52 +124,44 @@ def judge(
     """
     reasons: list[Reason] = []
     append = reasons.append
-    group_of = groups.__getitem__
+    made = groups.known.get
+    make = groups.__getitem__
     pre_id = preemptor.id
     pre_queue = preemptor.queue
     pre_priority = preemptor.priority
     preempt = action is Action.PREEMPT
     for victim in victims:
+        queue = victim.queue
         if victim.id == pre_id:
             append(Reason.SAME_JOB)
-            continue
-        queue = victim.queue
-        if queue not in known_queues:  # type: ignore[operator]
+        elif queue not in known_queues:  # type: ignore[operator]
             append(Reason.UNKNOWN_VICTIM_QUEUE)
-            continue
-        if preempt:
-            if queue != pre_queue:
-                append(Reason.DIFFERENT_QUEUE)
-                continue
-            if victim.priority >= pre_priority:
-                append(Reason.NOT_LOWER_PRIORITY)
-                continue
-        elif queue == pre_queue:
+        elif preempt and queue != pre_queue:
+            append(Reason.DIFFERENT_QUEUE)
+        elif preempt and victim.priority >= pre_priority:
+            append(Reason.NOT_LOWER_PRIORITY)
+        elif not preempt and queue == pre_queue:
             append(Reason.SAME_QUEUE)
-            continue
-        barrier = victim.barrier
-        if barrier is not None:
-            append(barrier)
-            continue
-        group = group_of(queue)
-        if group.never:
-            append(Reason.NEVER)
-        elif victim.semi:  # its core is kept whatever protects it
-            append(Reason.DEFERRED)
-        elif group.by_victim:
-            kind = protection(
-                group.min_runtime, victim.start_ns, victim.inputs(), group.settings, now_ns
-            ).kind
-            if kind is None:
-                append(Reason.ELIGIBLE)
-            else:
-                if influence is not None and kind is not ProtectionKind.MIN_RUNTIME:
-                    influence[kind] += 1
-                append(Reason.DEFERRED if victim.elastic else REASON_OF[kind])
+        elif victim.barrier is not None:
+            append(victim.barrier)
         else:
+            group = made(queue) or make(queue)
+            if group.never:
+                append(Reason.NEVER)
+            elif victim.semi:  # its core is kept whatever protects it
+                append(Reason.DEFERRED)
+            elif group.by_victim:
+                kind = protection(
+                    group.min_runtime, victim.start_ns, victim.inputs(), group.settings, now_ns
+                ).kind
+                if kind is None:
+                    append(Reason.ELIGIBLE)
+                else:
+                    if influence is not None and kind is not ProtectionKind.MIN_RUNTIME:
+                        influence[kind] += 1
+                    append(Reason.DEFERRED if victim.elastic else REASON_OF[kind])
             # the protection rule, evaluated once for the group: free iff start <= threshold
-            start = victim.start_ns
-            if start is not None and start > group.threshold:
+            elif (start := victim.start) is not None and start > group.threshold:
                 append(Reason.DEFERRED if victim.elastic else Reason.PROTECTED)
             else:
                 append(Reason.ELIGIBLE)

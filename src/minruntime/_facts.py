@@ -4,14 +4,13 @@ What every decision needs to know about a victim and that does not depend on the
 on ``now``: its effective preemptibility (explicit, else the legacy priority rule of
 :func:`~minruntime.preemptibility.legacy_preemptibility`), its active tasks, whether it is
 elastic (BEHAVIOR.md section 6) and whether anything of it could go at all, its start time in
-nanoseconds, and its section 16 inputs. A :class:`~minruntime.Job` is immutable, so its facts
-are kept on the object; a scheduler's own objects get theirs once per session.
+nanoseconds, and its section 16 inputs. A session computes them once per job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from datetime import datetime
+from collections.abc import Hashable, Iterable
+from datetime import UTC, datetime
 from operator import attrgetter
 from typing import Any, Final
 
@@ -22,7 +21,6 @@ from minruntime.durations import MinRuntime
 from minruntime.jobs import (
     ACTIVE_STATUSES,
     IS_ACTIVE,
-    Job,
     JobInputs,
     JobLike,
     TaskLike,
@@ -73,74 +71,61 @@ def _is_active(task: TaskLike) -> bool:
     return TaskStatus.parse(task.status) in ACTIVE_STATUSES
 
 
+def _start(value: object, job: JobLike) -> datetime:
+    """A job's start time as an aware datetime (datetimes hold microseconds, like a ``Job``'s)."""
+    if value.__class__ is datetime and value.utcoffset() is not None:
+        return value
+    return from_ns(instant_ns(value, job))
+
+
 class JobFacts:
-    """The derived facts of one job; read-only.
+    """The derived facts of one job; read-only. Built with direct slot stores (no ``__init__``
+    call), because a session builds one per job; the per-pod-set detail, the start in
+    nanoseconds and the section 16 inputs are computed on first use into ``memo``.
 
     Attributes:
         job: the job they were computed from.
         id, queue, priority: the job's.
-        start_ns: its start time in nanoseconds since the epoch, or ``None``.
-        preemptibility, preemptibility_source: effective preemptibility and what decided it.
-        elastic: some pod set has ``min_available`` below its number of tasks (any status).
-        active_count: active tasks over all pod sets.
-        has_surplus: some pod set has more active tasks than its ``min_available``.
+        start: its start time as an aware datetime, or ``None``.
         barrier: the first fundamental of eligibility that fails on the victim alone, whatever
             the preemptor (``NON_PREEMPTIBLE``, ``NO_ACTIVE_TASK``, or ``NON_PREEMPTIBLE`` for a
             semi-preemptible job with nothing above its core), else ``None``.
+        elastic: some pod set has ``min_available`` below its number of tasks (any status).
         semi: it is semi-preemptible (its core is never evicted).
-        flexible: only part of it may go while protected (elastic or semi-preemptible).
+        preemptibility, preemptibility_source: effective preemptibility and what decided it.
+        active_count: active tasks over all pod sets.
+        has_surplus: some pod set has more active tasks than its ``min_available``.
     """
 
     __slots__ = (
-        "_inputs",
-        "_pod_sets",
         "active_count",
         "barrier",
         "elastic",
-        "flexible",
         "has_surplus",
         "id",
         "job",
+        "memo",
         "preemptibility",
         "preemptibility_source",
         "priority",
         "queue",
         "semi",
-        "start_ns",
+        "start",
     )
 
-    def __init__(
-        self,
-        job: JobLike,
-        start_ns: int | None,
-        preemptibility: Preemptibility,
-        source: PreemptibilitySource,
-        elastic: bool,
-        active_count: int,
-        has_surplus: bool,
-    ) -> None:
-        self.job = job
-        self.id: Hashable = job.id
-        self.queue: str = job.queue
-        self.priority: int = job.priority
-        self.start_ns = start_ns
-        self.preemptibility = preemptibility
-        self.preemptibility_source = source
-        self.elastic = elastic
-        self.active_count = active_count
-        self.has_surplus = has_surplus
-        semi = self.semi = preemptibility is _SEMI
-        self.flexible = elastic or semi
-        if preemptibility is _NON:
-            self.barrier: Reason | None = Reason.NON_PREEMPTIBLE
-        elif not active_count:
-            self.barrier = Reason.NO_ACTIVE_TASK
-        elif semi and not has_surplus:
-            self.barrier = Reason.NON_PREEMPTIBLE  # only its core runs: nothing may be taken
-        else:
-            self.barrier = None
-        self._pod_sets: tuple[PodSetFacts, ...] | None = None
-        self._inputs: Inputs | None = None
+    job: JobLike
+    id: Hashable
+    queue: str
+    priority: int
+    start: datetime | None
+    barrier: Reason | None
+    elastic: bool
+    semi: bool
+    preemptibility: Preemptibility
+    preemptibility_source: PreemptibilitySource
+    active_count: int
+    has_surplus: bool
+    memo: list[Any]
 
     def __repr__(self) -> str:
         return (
@@ -157,58 +142,115 @@ class JobFacts:
             InvalidTimestamp: for a naive or malformed start time.
             ValueError: for a task status that is not a status.
         """
-        own = job.__class__ is Job
-        if own:
-            cached = job._facts  # type: ignore[attr-defined]
-            if cached is not None and cached[0] == threshold:
-                return cached[1]  # type: ignore[no-any-return]
-        explicit = job.preemptibility
-        if explicit is None or explicit == "":
-            rule = _LEGACY.get(threshold)
-            if rule is None:
-                rule = _LEGACY[threshold] = {}
-            priority = job.priority
-            preemptibility = rule.get(priority)
-            if preemptibility is None:
-                preemptibility = rule[priority] = legacy_preemptibility(priority, threshold)
-            source = PreemptibilitySource.LEGACY_PRIORITY
-        else:
-            preemptibility = (
-                explicit
-                if explicit.__class__ is Preemptibility
-                else Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
-            )
-            source = PreemptibilitySource.EXPLICIT
-        elastic = False
-        surplus = False
-        active_count = 0
-        for pod_set in job.pod_sets:
-            tasks = pod_set.tasks
-            try:
-                active = sum(map(_IS_ACTIVE, map(_STATUS, tasks)))
-            except KeyError:  # a status spelled in another case, or not a status at all
-                active = sum(map(_is_active, tasks))
-            minimum = pod_set.min_available
-            if minimum < len(tasks):
-                elastic = True
-            if active > minimum:
-                surplus = True
-            active_count += active
-        start = job.start_time
-        if start is not None:
-            start = instant_ns(start, job)
-        facts = cls(job, start, preemptibility, source, elastic, active_count, surplus)
-        if own:
-            object.__setattr__(job, "_facts", (threshold, facts))
-        return facts
+        return cls.many([job], threshold, {})[0]
 
-    # -- detail, computed on first use ----------------------------------------------------------
+    @classmethod
+    def many(
+        cls, jobs: Iterable[JobLike], threshold: int, known: dict[int, JobFacts]
+    ) -> list[JobFacts]:
+        """The facts of each of ``jobs``, in order: from ``known`` (by ``id(job)``) where they
+        are, else computed and added to it. One loop for a whole batch, because a session builds
+        facts for every running job: the per-job cost is the scheduler's, every cycle."""
+        result: list[JobFacts] = []
+        append = result.append
+        get = known.get
+        legacy = _LEGACY.get(threshold)
+        if legacy is None:
+            legacy = _LEGACY[threshold] = {}
+        is_active, status, semi_value, non_value = _IS_ACTIVE, _STATUS, _SEMI, _NON
+        new, utc = _new, UTC
+        for job in jobs:
+            facts = get(id(job))
+            if facts is not None:
+                append(facts)
+                continue
+            priority = job.priority
+            explicit = job.preemptibility
+            if explicit is None or explicit == "":
+                preemptibility = legacy.get(priority)
+                if preemptibility is None:
+                    preemptibility = legacy[priority] = legacy_preemptibility(priority, threshold)
+                source = _LEGACY_SOURCE
+            else:
+                preemptibility = (
+                    explicit
+                    if explicit.__class__ is Preemptibility
+                    else Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
+                )
+                source = _EXPLICIT
+            elastic = surplus = False
+            active_count = 0
+            for pod_set in job.pod_sets:
+                tasks = pod_set.tasks
+                try:
+                    active = sum(map(is_active, map(status, tasks)))
+                except KeyError:  # a status spelled in another case, or not a status at all
+                    active = sum(map(_is_active, tasks))
+                minimum = pod_set.min_available
+                if minimum < len(tasks):
+                    elastic = True
+                if active > minimum:
+                    surplus = True
+                active_count += active
+            semi = preemptibility is semi_value
+            if preemptibility is non_value:
+                barrier: Reason | None = _NON_PREEMPTIBLE
+            elif not active_count:
+                barrier = _NO_ACTIVE
+            elif semi and not surplus:
+                barrier = _NON_PREEMPTIBLE  # only its core runs: nothing may be taken
+            else:
+                barrier = None
+            start = job.start_time
+            if start is not None and not (start.__class__ is datetime and start.tzinfo is utc):
+                start = _start(start, job)
+            facts = new(cls)
+            facts.job = job
+            facts.id = job.id
+            facts.queue = job.queue
+            facts.priority = priority
+            facts.start = start
+            facts.barrier = barrier
+            facts.elastic = elastic
+            facts.semi = semi
+            facts.preemptibility = preemptibility
+            facts.preemptibility_source = source
+            facts.active_count = active_count
+            facts.has_surplus = surplus
+            facts.memo = [None, None, None]
+            known[id(job)] = facts
+            append(facts)
+        return result
+
+    # -- derived, computed on first use ---------------------------------------------------------
+
+    @property
+    def flexible(self) -> bool:
+        """Only part of it may go while protected: elastic or semi-preemptible."""
+        return self.elastic or self.semi
+
+    @property
+    def start_ns(self) -> int | None:
+        """The start time in nanoseconds since the epoch, or ``None``."""
+        start = self.start
+        if start is None:
+            return None
+        memo = self.memo
+        if memo[2] is None:
+            memo[2] = to_ns(start, "the start time")
+        return memo[2]  # type: ignore[no-any-return]
+
+    @property
+    def start_time(self) -> datetime | None:
+        """The start time as a datetime (the same as ``start``)."""
+        return self.start
 
     @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:
         """Per pod set facts, in listing order."""
-        if self._pod_sets is None:
-            self._pod_sets = tuple(
+        memo = self.memo
+        if memo[0] is None:
+            memo[0] = tuple(
                 PodSetFacts(
                     pod_set.name,
                     pod_set.min_available,
@@ -217,12 +259,7 @@ class JobFacts:
                 )
                 for pod_set in self.job.pod_sets
             )
-        return self._pod_sets
-
-    @property
-    def start_time(self) -> datetime | None:
-        """The start time as a UTC datetime."""
-        return None if self.start_ns is None else from_ns(self.start_ns)
+        return memo[0]  # type: ignore[no-any-return]
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
         """The first ``min_available`` active tasks of each pod set, in listing order."""
@@ -247,10 +284,18 @@ class JobFacts:
     def inputs(self) -> Inputs:
         """The job's section 16 inputs in nanoseconds, read on first use (``inputs`` attribute,
         read with ``getattr`` so that a scheduler's own objects need not have one)."""
-        if self._inputs is None:
+        memo = self.memo
+        if memo[1] is None:
             given: Any = getattr(self.job, "inputs", None)
-            self._inputs = NO_INPUTS if given is None else _read_inputs(self, given)
-        return self._inputs
+            memo[1] = NO_INPUTS if given is None else _read_inputs(self, given)
+        return memo[1]  # type: ignore[no-any-return]
+
+
+_new = object.__new__
+_LEGACY_SOURCE: Final = PreemptibilitySource.LEGACY_PRIORITY
+_EXPLICIT: Final = PreemptibilitySource.EXPLICIT
+_NON_PREEMPTIBLE: Final = Reason.NON_PREEMPTIBLE
+_NO_ACTIVE: Final = Reason.NO_ACTIVE_TASK
 
 
 def _read_inputs(facts: JobFacts, given: object) -> Inputs:

@@ -130,7 +130,7 @@ class Resolver:
     True
     """
 
-    __slots__ = ("_pairs", "_settings", "_walks", "config", "misses", "tree")
+    __slots__ = ("_pairs", "_settings", "_walks", "config", "has_protections", "misses", "tree")
 
     def __init__(self, tree: QueueTree, config: Config) -> None:
         self.tree = tree
@@ -140,6 +140,8 @@ class Resolver:
         self._settings: dict[tuple[Action, str, str], Settings] = {}
         self.misses = 0
         """How many resolutions were computed rather than remembered."""
+        self.has_protections = tree.has_protections or config.has_protections
+        """Whether any queue or the node-pool defaults turn a section 16 protection on."""
 
     # -- the walker -----------------------------------------------------------------------------
 
@@ -213,11 +215,6 @@ class Resolver:
         return value
 
     # -- section 16 -----------------------------------------------------------------------------
-
-    @property
-    def has_protections(self) -> bool:
-        """Whether any queue or the node-pool defaults turn a section 16 protection on."""
-        return self.tree.has_protections or self.config.has_protections
 
     def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
         """The section 16 settings for a victim in ``victim_queue``.

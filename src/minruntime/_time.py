@@ -20,6 +20,8 @@ NS_PER_MICROSECOND: Final = 1_000
 
 FOREVER: Final = datetime.max.replace(tzinfo=UTC)
 """The ``protected_until`` of a victim protected by a never min-runtime."""
+EARLIEST: Final = datetime.min.replace(tzinfo=UTC)
+"""The earliest instant a datetime holds."""
 
 Instant = datetime | int | float
 
@@ -69,7 +71,7 @@ def from_ns(ns: int) -> datetime:
     try:
         return EPOCH + timedelta(microseconds=micros)
     except OverflowError:
-        return FOREVER if micros > 0 else datetime.min.replace(tzinfo=UTC)
+        return FOREVER if micros > 0 else EARLIEST
 
 
 _ONE_MICROSECOND: Final = timedelta(microseconds=1)

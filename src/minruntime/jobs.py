@@ -399,11 +399,6 @@ class Job:
         factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
     )
     inputs: JobInputs | None = attrs.field(default=None, kw_only=True, converter=_to_inputs)
-    # (legacy threshold, facts): a Job is immutable, so its derived facts are computed once per
-    # object, not once per session (minruntime._facts).
-    _facts: tuple[int, Any] | None = attrs.field(
-        default=None, init=False, eq=False, repr=False, hash=False
-    )
 
     def tasks(self) -> tuple[Task, ...]:
         """Every task of every pod set, in listing order.

@@ -17,7 +17,7 @@ top-level trees).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, KeysView, Mapping
 from typing import Any, Final
 
 import attrs
@@ -398,6 +398,14 @@ class QueueTree:
             return self._queues[name]
         except KeyError:
             raise UnknownQueue(name) from None
+
+    def names(self) -> KeysView[str]:
+        """The queue names, as a view that answers ``name in ...`` in one dict lookup.
+
+        >>> "a" in QueueTree([Queue("a")]).names()
+        True
+        """
+        return self._queues.keys()
 
     def get(self, name: str) -> Queue | None:
         """The queue called ``name``, or ``None``.

@@ -30,7 +30,7 @@ from typing import Final, Generic, TypeVar
 import attrs
 
 from minruntime._cycle import VictimIndex
-from minruntime._eligibility import ALLOWED, Groups, judge, min_runtime_filter
+from minruntime._eligibility import ALLOWED, Group, Groups, judge, min_runtime_filter
 from minruntime._evictable import TaskOrder, evictable_tasks
 from minruntime._facts import JobFacts
 from minruntime._protection import (
@@ -145,7 +145,9 @@ class Session:
     __slots__ = (
         "_counts",
         "_facts",
+        "_group_cache",
         "_influence",
+        "_known",
         "_lookups",
         "_misses",
         "_now",
@@ -175,6 +177,8 @@ class Session:
         self._task_order = task_order
         self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
         self._facts: dict[int, JobFacts] = {}
+        self._known = tree.names()
+        self._group_cache: dict[tuple[Action, str], dict[str, Group]] = {}
         self._counts: Counter[Reason] = Counter()
         self._influence: Counter[ProtectionKind] = Counter()
         self._lookups = 0
@@ -281,22 +285,11 @@ class Session:
     def _fact(self, job: JobLike) -> JobFacts:
         facts = self._facts.get(id(job))
         if facts is None:
-            facts = self._facts[id(job)] = JobFacts.of(job, self._threshold)
+            facts = JobFacts.many([job], self._threshold, self._facts)[0]
         return facts
 
     def _facts_of(self, jobs: Iterable[JobLike]) -> list[JobFacts]:
-        cache = self._facts
-        get = cache.get
-        of = JobFacts.of
-        threshold = self._threshold
-        result: list[JobFacts] = []
-        append = result.append
-        for job in jobs:
-            facts = get(id(job))
-            if facts is None:
-                facts = cache[id(job)] = of(job, threshold)
-            append(facts)
-        return result
+        return JobFacts.many(jobs, self._threshold, self._facts)
 
     def core_tasks(self, job: JobLike) -> tuple[TaskLike, ...]:
         """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
@@ -321,7 +314,13 @@ class Session:
     # -- the rules ------------------------------------------------------------------------------
 
     def _groups(self, action: Action, preemptor: JobFacts) -> Groups:
-        return Groups(self._resolve, self._settings, action, preemptor.queue, self._now_ns)
+        """The groups of one (action, preemptor queue); the groups themselves are kept for the
+        session's life (one per queue pair)."""
+        key = (action, "" if action is Action.PREEMPT else preemptor.queue)
+        shared = self._group_cache.get(key)
+        if shared is None:
+            shared = self._group_cache[key] = {}
+        return Groups(self._resolve, self._settings, action, preemptor.queue, self._now_ns, shared)
 
     def _settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
         resolver = self._resolver
@@ -335,7 +334,7 @@ class Session:
             preemptor,
             victims,
             self._groups(action, preemptor),
-            self.tree,
+            self._known,
             self._now_ns,
             self._influence,
         )
