@@ -552,7 +552,15 @@ def main() -> None:
         if key in RESULTS:
             print(RESULTS[key])
     args.output.write_text(json.dumps(RESULTS, indent=2, default=str) + "\n", encoding="utf-8")
-    print(f"written to {args.output}")
+    machine = RESULTS["machine"]
+    table = args.output.with_suffix(".md")
+    table.write_text(
+        text
+        + f"\nPython {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, "
+        f"{machine['date']}; scale 1/{args.scale}; suite {RESULTS['suite_s']:.0f} s.\n",
+        encoding="utf-8",
+    )
+    print(f"written to {args.output} and {table}")
 
 
 if __name__ == "__main__":

@@ -81,7 +81,7 @@ def _start(value: object, job: JobLike) -> datetime:
 class JobFacts:
     """The derived facts of one job; read-only. Built with direct slot stores (no ``__init__``
     call), because a session builds one per job; the per-pod-set detail, the start in
-    nanoseconds and the section 16 inputs are computed on first use into ``memo``.
+    nanoseconds and the section 16 inputs are computed on first use.
 
     Attributes:
         job: the job they were computed from.
@@ -98,13 +98,15 @@ class JobFacts:
     """
 
     __slots__ = (
+        "_inputs",
+        "_pod_sets",
+        "_start_ns",
         "active_count",
         "barrier",
         "elastic",
         "has_surplus",
         "id",
         "job",
-        "memo",
         "preemptibility",
         "preemptibility_source",
         "priority",
@@ -125,7 +127,9 @@ class JobFacts:
     preemptibility_source: PreemptibilitySource
     active_count: int
     has_surplus: bool
-    memo: list[Any]
+    _pod_sets: tuple[PodSetFacts, ...] | None
+    _inputs: Inputs | None
+    _start_ns: int | None
 
     def __repr__(self) -> str:
         return (
@@ -217,7 +221,7 @@ class JobFacts:
             facts.preemptibility_source = source
             facts.active_count = active_count
             facts.has_surplus = surplus
-            facts.memo = [None, None, None]
+            facts._pod_sets = facts._inputs = facts._start_ns = None
             known[id(job)] = facts
             append(facts)
         return result
@@ -232,13 +236,9 @@ class JobFacts:
     @property
     def start_ns(self) -> int | None:
         """The start time in nanoseconds since the epoch, or ``None``."""
-        start = self.start
-        if start is None:
-            return None
-        memo = self.memo
-        if memo[2] is None:
-            memo[2] = to_ns(start, "the start time")
-        return memo[2]  # type: ignore[no-any-return]
+        if self._start_ns is None and self.start is not None:
+            self._start_ns = to_ns(self.start, "the start time")
+        return self._start_ns
 
     @property
     def start_time(self) -> datetime | None:
@@ -248,9 +248,8 @@ class JobFacts:
     @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:
         """Per pod set facts, in listing order."""
-        memo = self.memo
-        if memo[0] is None:
-            memo[0] = tuple(
+        if self._pod_sets is None:
+            self._pod_sets = tuple(
                 PodSetFacts(
                     pod_set.name,
                     pod_set.min_available,
@@ -259,7 +258,7 @@ class JobFacts:
                 )
                 for pod_set in self.job.pod_sets
             )
-        return memo[0]  # type: ignore[no-any-return]
+        return self._pod_sets
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
         """The first ``min_available`` active tasks of each pod set, in listing order."""
@@ -284,11 +283,10 @@ class JobFacts:
     def inputs(self) -> Inputs:
         """The job's section 16 inputs in nanoseconds, read on first use (``inputs`` attribute,
         read with ``getattr`` so that a scheduler's own objects need not have one)."""
-        memo = self.memo
-        if memo[1] is None:
+        if self._inputs is None:
             given: Any = getattr(self.job, "inputs", None)
-            memo[1] = NO_INPUTS if given is None else _read_inputs(self, given)
-        return memo[1]  # type: ignore[no-any-return]
+            self._inputs = NO_INPUTS if given is None else _read_inputs(self, given)
+        return self._inputs
 
 
 _new = object.__new__
