@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from datetime import UTC, datetime
-from operator import attrgetter
 from typing import Any, Final
 
 from minruntime._protection import NO_INPUTS, Inputs
@@ -19,12 +18,12 @@ from minruntime._time import from_ns, instant_ns, to_ns
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
 from minruntime.jobs import (
-    ACTIVE_STATUSES,
-    IS_ACTIVE,
     JobInputs,
     JobLike,
+    PodSet,
     TaskLike,
     TaskStatus,
+    count_active,
 )
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
@@ -37,8 +36,6 @@ __all__ = ["JobFacts", "PodSetFacts"]
 
 _NON: Final = Preemptibility.NON_PREEMPTIBLE
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
-_STATUS: Final = attrgetter("status")
-_IS_ACTIVE: Final = IS_ACTIVE.__getitem__
 _LEGACY: dict[int, dict[int, Preemptibility]] = {}
 """threshold -> priority -> the legacy rule's answer: the rule evaluated once per priority."""
 
@@ -68,7 +65,7 @@ class PodSetFacts:
 
 
 def _is_active(task: TaskLike) -> bool:
-    return TaskStatus.parse(task.status) in ACTIVE_STATUSES
+    return TaskStatus.parse(task.status).is_active
 
 
 def _start(value: object, job: JobLike) -> datetime:
@@ -161,7 +158,7 @@ class JobFacts:
         legacy = _LEGACY.get(threshold)
         if legacy is None:
             legacy = _LEGACY[threshold] = {}
-        is_active, status, semi_value, non_value = _IS_ACTIVE, _STATUS, _SEMI, _NON
+        semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
         new, utc = _new, UTC
         for job in jobs:
             facts = get(id(job))
@@ -186,10 +183,8 @@ class JobFacts:
             active_count = 0
             for pod_set in job.pod_sets:
                 tasks = pod_set.tasks
-                try:
-                    active = sum(map(is_active, map(status, tasks)))
-                except KeyError:  # a status spelled in another case, or not a status at all
-                    active = sum(map(_is_active, tasks))
+                # a library PodSet counted its active tasks when it was built
+                active = pod_set._active if pod_set.__class__ is pod_set_class else count(tasks)
                 minimum = pod_set.min_available
                 if minimum < len(tasks):
                     elastic = True

@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Iterable, Sequence
 from datetime import datetime
+from operator import attrgetter
 from typing import Any, Final, Protocol
 
 import attrs
@@ -251,6 +252,22 @@ def _to_tasks(tasks: Iterable[Task]) -> tuple[Task, ...]:
     return tuple(tasks)
 
 
+_STATUS_OF: Final = attrgetter("status")
+_ACTIVE_OF: Final = IS_ACTIVE.__getitem__
+
+
+def count_active(tasks: Iterable[TaskLike]) -> int:
+    """How many of ``tasks`` are active (hold resources): the one count every rule uses.
+
+    >>> count_active([Task("a"), Task("b", "Pending"), Task("c", "releasing")])
+    2
+    """
+    try:
+        return sum(map(_ACTIVE_OF, map(_STATUS_OF, tasks)))
+    except KeyError:  # a status spelled in another case, or not a status at all
+        return sum(TaskStatus.parse(task.status).is_active for task in tasks)
+
+
 @attrs.frozen
 class PodSet:
     """A pod set (sub-group) of a job: a name, ``min_available`` and its tasks.
@@ -265,6 +282,12 @@ class PodSet:
     name: str = DEFAULT_POD_SET
     min_available: int = attrs.field(default=1, validator=non_negative_int(InvalidJob))
     tasks: tuple[Task, ...] = attrs.field(default=(), converter=_to_tasks)
+    # a PodSet is immutable: its active tasks are counted once, when it is built, rather than by
+    # every session that asks about it (minruntime._facts)
+    _active: int = attrs.field(init=False, repr=False, eq=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_active", count_active(self.tasks))
 
 
 def _preemptibility(value: object) -> Preemptibility:
