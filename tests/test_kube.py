@@ -1542,12 +1542,12 @@ def test_no_config_in_the_snapshot_gives_the_defaults_with_a_warning() -> None:
     "data",
     [
         {"ca.crt": "-----BEGIN CERTIFICATE-----"},
-        {"settings.json": json.dumps({"tiers": "not a list"})},
         {"settings.json": json.dumps({"actions": "allocate"})},
         {"broken.yaml": "a: [1"},
         {"list.json": "[1, 2]"},
+        {"notes.txt": "pricing tiers: gold, silver"},
     ],
-    ids=["plain-text", "tiers-not-a-list", "no-tiers", "broken-yaml", "array"],
+    ids=["plain-text", "no-tiers", "broken-yaml", "array", "text-mentioning-tiers"],
 )
 def test_config_maps_that_are_not_scheduler_configs_are_ignored(data: JSON) -> None:
     snapshot = read_snapshot([config_map("other", data)])
@@ -1857,3 +1857,29 @@ def test_snapshot_values_are_frozen() -> None:
     with pytest.raises(AttributeError):
         snapshot.jobs[0].name = "other"  # type: ignore[misc]
     assert isinstance(snapshot.tree, QueueTree)
+
+
+def test_a_config_map_whose_tiers_is_not_a_list_is_an_error_naming_the_entry() -> None:
+    """A scheduler config that cannot be read is not the same as no scheduler config."""
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([config_map("other", {"settings.json": json.dumps({"tiers": "a list?"})})])
+    assert str(caught.value) == (
+        "ConfigMap/kai-scheduler/other data['settings.json']: looks like a scheduler config (it "
+        "mentions 'tiers') but cannot be read: tiers: expected a list, got str"
+    )
+
+
+def test_an_unparseable_scheduler_config_is_an_error_or_a_warning_when_lenient() -> None:
+    broken = config_map("scheduler-config", {"config.yaml": "tiers: [{plugins: [}"})
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([broken])
+    assert str(caught.value).startswith(
+        "ConfigMap/kai-scheduler/scheduler-config data['config.yaml']: looks like a scheduler "
+        "config (it mentions 'tiers') but cannot be read: while parsing a flow node expected "
+        "the node content, but found '}'"
+    )
+    snapshot = read_snapshot([broken], lenient_config=True)
+    assert snapshot.config == Config()
+    assert len(snapshot.warnings) == 1
+    assert snapshot.warnings[0].endswith("; ignored (lenient config), using the defaults")
+    assert NO_CONFIG_WARNING not in snapshot.warnings

@@ -70,3 +70,20 @@ def from_ns(ns: int) -> datetime:
         return EPOCH + timedelta(microseconds=micros)
     except OverflowError:
         return FOREVER if micros > 0 else datetime.min.replace(tzinfo=UTC)
+
+
+def checked_from_ns(ns: int, what: str) -> datetime:
+    """Like :func:`from_ns`, but an instant a datetime cannot hold is an error, not clamped.
+
+    Raises:
+        InvalidTimestamp: for an instant before 0001-01-01 or after 9999-12-31 (UTC).
+    """
+    moment = from_ns(ns)
+    if moment == FOREVER or moment == datetime.min.replace(tzinfo=UTC):
+        raise InvalidTimestamp(
+            f"time for {what} out of range (expected an instant between "
+            "0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z)",
+            value=ns,
+            origin=what,
+        )
+    return moment

@@ -20,16 +20,18 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from importlib import resources
 from typing import Any, Final, NoReturn, TextIO
 
-from minruntime._time import FOREVER, from_ns, to_ns
+from minruntime._time import FOREVER, checked_from_ns, to_ns
 from minruntime.config import Config
 from minruntime.decisions import Decision
-from minruntime.durations import MinRuntime
+from minruntime.durations import MinRuntime, shown
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
@@ -95,7 +97,53 @@ def _work(seconds: float) -> str:
     return f"{seconds / 3600:.2f}h"
 
 
+_CELL_WIDTH: Final = 48
+"""The widest a table cell may be: a longer name is cut (the JSON output holds it in full)."""
+
+
+def _escape(text: str) -> str:
+    """Text safe for a terminal: control and format characters (escape sequences, bidi
+    overrides, newlines) are shown as Python escapes instead of reaching the terminal.
+
+    >>> print(_escape("a\\x1b[2Jb\\u202ec"))
+    a\\x1b[2Jb\\u202ec
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
+def _cell(text: str, width: int = _CELL_WIDTH) -> str:
+    """A table cell: escaped, and cut to ``width`` characters with ``...`` when longer.
+
+    >>> _cell("x" * 60, 10)
+    'xxxxxxx...'
+    """
+    escaped = _escape(text)
+    return escaped if len(escaped) <= width else escaped[: width - 3] + "..."
+
+
+class _Terminal:
+    """A text stream that never fails on a character its encoding lacks: the line is written
+    with that character as a backslash escape (as ``errors="backslashreplace"`` would)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except UnicodeEncodeError:
+            safe = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
+            return self.stream.write(safe)
+
+
 def _table(rows: list[list[str]]) -> list[str]:
+    rows = [[_cell(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
@@ -378,9 +426,22 @@ def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[
     return objects, ["-" if path == "-" else path for path in paths]
 
 
+_POSIX_SECONDS: Final = re.compile(r"(-1|[0-9]{1,12})(\.[0-9]{1,9})?")
+
+
 def _parse_now(value: str | None, default: datetime) -> datetime:
     if value is None:
         return default
+    try:
+        return _parse_now_value(value, default)
+    except InvalidTimestamp as error:  # a well-formed time out of range
+        raise _UsageError(
+            f"--now: {shown(value)} is out of range (expected an instant between "
+            "0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z)"
+        ) from error
+
+
+def _parse_now_value(value: str, default: datetime) -> datetime:
     if value.startswith(("+", "-")) and value != "-1":
         sign = -1 if value[0] == "-" else 1
         try:
@@ -389,21 +450,21 @@ def _parse_now(value: str | None, default: datetime) -> datetime:
             offset = MinRuntime.NEVER
         if offset.is_never:
             raise _UsageError(
-                f"--now: invalid offset {value!r} (expected e.g. +15m or -1h30m; "
+                f"--now: invalid offset {shown(value)} (expected e.g. +15m or -1h30m; "
                 "write a negative offset as --now=-15m)"
             )
-        return from_ns(to_ns(default, "--now") + sign * offset._ns)
+        return checked_from_ns(to_ns(default, "--now") + sign * offset._ns, "--now")
     try:
         return parse_rfc3339(value, origin="--now")
-    except InvalidTimestamp:
-        pass
-    try:
-        return from_ns(to_ns(float(value), "--now"))
-    except (ValueError, InvalidTimestamp):
-        raise _UsageError(
-            f"--now: invalid time {value!r} (expected RFC 3339 like 2026-11-22T12:00:00Z, POSIX "
-            "seconds, or an offset like +15m)"
-        ) from None
+    except InvalidTimestamp as error:
+        if "out of range" in str(error):
+            raise
+    if _POSIX_SECONDS.fullmatch(value):
+        return checked_from_ns(round(Fraction(value) * 10**9), "--now")
+    raise _UsageError(
+        f"--now: invalid time {shown(value)} (expected RFC 3339 like 2026-11-22T12:00:00Z, POSIX "
+        "seconds, or an offset like +15m)"
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -499,11 +560,12 @@ def _explain(
         preemptor = Job("(hypothetical)", args.preemptor_queue, priority=priority)
     report = explain_report(snapshot, now, preemptor=preemptor, sources=sources)
     if args.output == "json":
-        out.write(json.dumps(report, indent=2) + "\n")
+        # allow_nan=False: a non-finite number is refused where it is read; this is the guard
+        out.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:
         _render_table(report, out)
         for warning in report["warnings"]:
-            err.write(f"minruntime: warning: {warning}\n")
+            err.write(f"minruntime: warning: {_escape(warning)}\n")
     return 0
 
 
@@ -546,13 +608,15 @@ def _main(
         return simulate(arguments[1:], stdout=out, stderr=err)
     if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
         arguments = ["explain", *arguments]  # explain is the default command
+    raw_out, raw_err = out, err
+    out, err = _Terminal(out), _Terminal(err)  # type: ignore[assignment]
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.redirect_stdout(raw_out), contextlib.redirect_stderr(raw_err):
             args = _build_parser().parse_args(arguments)  # --help prints and exits 0
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else 0
     except _UsageError as error:
-        err.write(f"minruntime: error: {error}\n")
+        err.write(f"minruntime: error: {_escape(str(error))}\n")
         return 2
     try:
         if args.command == "example":
@@ -561,13 +625,13 @@ def _main(
         clock_now = now if now is not None else datetime.now(UTC)
         return _explain(args, stdin, out, err, clock_now)
     except _UsageError as error:
-        err.write(f"minruntime: error: {error}\n")
+        err.write(f"minruntime: error: {_escape(str(error))}\n")
         return 2
     except BrokenPipeError:
         raise
     except (MinRuntimeError, LookupError, OSError) as error:
         for line in _error_lines(error):
-            err.write(f"minruntime: error: {line}\n")
+            err.write(f"minruntime: error: {_escape(line)}\n")
         return 1
 
 

@@ -16,13 +16,12 @@ returned on the configuration's ``warnings``; nothing is ever printed.
 
 from __future__ import annotations
 
-import importlib
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal
 
 import attrs
 
+from minruntime._load import DocumentError, NoYAML, load_json, load_yaml
 from minruntime.durations import MinRuntime, MinRuntimeInput
 from minruntime.errors import InvalidConfiguration, InvalidDuration
 
@@ -237,7 +236,11 @@ class Config:
                 continue
             if field == "default_max_evictions":
                 try:
-                    count = int(raw) if isinstance(raw, str) and raw.isdigit() else raw
+                    count = (
+                        int(raw)
+                        if isinstance(raw, str) and raw.isascii() and raw.isdigit()
+                        else raw
+                    )
                     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                         raise ValueError
                     values[field] = count
@@ -323,8 +326,8 @@ def _load_document(document: Mapping[str, Any] | str, origin: str) -> Mapping[st
             origin=origin,
         )
     try:
-        parsed = json.loads(document)
-    except ValueError:
+        parsed = load_json(document)
+    except DocumentError:
         parsed = _load_yaml(document, origin)
     if not isinstance(parsed, Mapping):
         raise InvalidConfiguration(
@@ -336,16 +339,19 @@ def _load_document(document: Mapping[str, Any] | str, origin: str) -> Mapping[st
 
 def _load_yaml(text: str, origin: str) -> object:
     try:
-        yaml = importlib.import_module("yaml")  # the optional 'yaml' extra
-    except ImportError:
+        documents = load_yaml(text)  # bounded: depth, aliases, numbers (minruntime._load)
+    except NoYAML:
         raise InvalidConfiguration(
             ["the document is not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'"],
             origin=origin,
         ) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
+    except DocumentError as error:
         raise InvalidConfiguration([f"not valid YAML: {error}"], origin=origin) from None
+    if len(documents) > 1:
+        raise InvalidConfiguration(
+            [f"expected one YAML document, found {len(documents)}"], origin=origin
+        )
+    return documents[0] if documents else None
 
 
 def _unwrap_config_map(document: Mapping[str, Any], origin: str) -> tuple[Mapping[str, Any], str]:

@@ -27,15 +27,16 @@ Fields the library does not use are ignored. A field it needs and cannot read is
 from __future__ import annotations
 
 import contextlib
-import importlib
-import json
+import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
+from minruntime._load import DocumentError, NoYAML, OutOfBounds, load_json, load_yaml
 from minruntime.config import PLUGIN_NAME, Config
-from minruntime.durations import MinRuntime
+from minruntime.durations import MinRuntime, shown
 from minruntime.errors import (
     InvalidConfiguration,
     InvalidDuration,
@@ -117,9 +118,11 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
     """Parse a snapshot's text: JSON (one object, a ``List``, or an array), or a YAML stream.
 
     YAML needs PyYAML (``pip install "minruntime[yaml]"``). ``List`` objects are flattened.
+    Hostile text costs bounded work: nesting, alias expansion and the size of numbers are
+    bounded, and non-finite numbers are refused (see :mod:`minruntime._load`).
 
     Raises:
-        InvalidObject: for text that is neither, naming ``origin``.
+        InvalidObject: for text that is neither, or out of those bounds, naming ``origin``.
 
     >>> [o["kind"] for o in load_objects('{"kind": "List", "items": [{"kind": "Queue"}]}')]
     ['Queue']
@@ -127,27 +130,26 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
     stripped = text.lstrip()
     if not stripped:
         return []
+    json_error: DocumentError | None = None
     if stripped[0] in "[{":
         try:
-            return list(_flatten(json.loads(text), origin))
-        except ValueError as error:
-            json_error: ValueError | None = error
-        else:  # pragma: no cover - returned above
-            json_error = None
-    else:
-        json_error = None
+            return list(_flatten(load_json(text), origin))
+        except OutOfBounds as error:  # YAML would refuse it too: say why once
+            raise InvalidObject(f"{origin}: {error}", object=origin) from None
+        except DocumentError as error:
+            json_error = error
     try:
-        yaml = importlib.import_module("yaml")
-    except ImportError:
+        documents = load_yaml(text)
+    except NoYAML:
         if json_error is not None:
             raise InvalidObject(f"{origin}: not valid JSON: {json_error}", object=origin) from None
         raise InvalidObject(
             f"{origin}: not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'",
             object=origin,
         ) from None
-    try:
-        documents = list(yaml.safe_load_all(text))
-    except yaml.YAMLError as error:
+    except OutOfBounds as error:
+        raise InvalidObject(f"{origin}: {error}", object=origin) from None
+    except DocumentError as error:
         detail = f"not valid JSON ({json_error}) nor YAML" if json_error else "not valid YAML"
         raise InvalidObject(f"{origin}: {detail}: {error}", object=origin) from None
     return list(_flatten(documents, origin))
@@ -160,12 +162,17 @@ def _name(obj: Object) -> str:
     kind = obj.get("kind") or "object"
     metadata = obj.get("metadata")
     if not isinstance(metadata, Mapping):
-        return str(kind)
+        return _clipped(kind)
     namespace = metadata.get("namespace")
     name = metadata.get("name")
-    shown = name if isinstance(name, str) and name else "<unnamed>"
-    parts = [str(kind)] + ([str(namespace)] if namespace else []) + [shown]
-    return "/".join(parts)
+    parts = [kind] + ([namespace] if namespace else []) + [name or "<unnamed>"]
+    return "/".join(_clipped(part) for part in parts)
+
+
+def _clipped(part: object) -> str:
+    """A part of an object's name for a message: text, at most 80 characters."""
+    text = part if isinstance(part, str) else shown(part)
+    return text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
 
 
 _TYPE_NAMES: Final = {
@@ -175,6 +182,10 @@ _TYPE_NAMES: Final = {
     list: "a list",
     Mapping: "an object",
 }
+
+
+_INT32_MIN: Final = -(2**31)
+_INT32_MAX: Final = 2**31 - 1
 
 
 def _get(
@@ -199,10 +210,17 @@ def _get(
                 )
             return default
     wrong = not isinstance(current, expected) or (expected is int and isinstance(current, bool))
+    if not wrong and expected is int and not _INT32_MIN <= current <= _INT32_MAX:
+        raise InvalidObject(
+            f"{_name(obj)} {path}: {shown(current)} is out of range (expected a 32-bit integer, "
+            f"{_INT32_MIN} to {_INT32_MAX})",
+            object=_name(obj),
+            field=path,
+        )
     if wrong:
         raise InvalidObject(
             f"{_name(obj)} {path}: expected {_TYPE_NAMES.get(expected, expected.__name__)}, "
-            f"got {current!r:.60}",
+            f"got {shown(current)[:60]}",
             object=_name(obj),
             field=path,
         )
@@ -309,7 +327,7 @@ def pod_task_status(obj: Object) -> TaskStatus:
     if phase in ("Succeeded", "Failed", "Unknown"):
         return TaskStatus(phase)
     raise InvalidObject(
-        f"{_name(obj)} status.phase: unknown phase {phase!r} (expected Pending, Running, "
+        f"{_name(obj)} status.phase: unknown phase {shown(phase)} (expected Pending, Running, "
         "Succeeded, Failed or Unknown)",
         object=_name(obj),
         field="status.phase",
@@ -395,20 +413,43 @@ def _is_scheduler_config(document: object) -> bool:
 
 
 def _config_map_document(obj: Object) -> tuple[str, Object] | None:  # (field, document)
-    """The scheduler config a ConfigMap holds, if it holds one."""
+    """The scheduler config a ConfigMap holds, if it holds one.
+
+    An entry that mentions ``tiers`` (the key every scheduler config has) but cannot be read as
+    one (not JSON or YAML, out of bounds, or ``tiers`` not a list) is an error naming the entry,
+    not a ConfigMap that holds no config.
+    """
     data = _get(obj, "data", Mapping, default={})
     for key, text in data.items():
         if not isinstance(text, str):
             continue
+        field = f"data[{shown(key)}]"
         try:
-            document: object = json.loads(text)
-        except ValueError:
+            document: object = load_json(text)
+        except DocumentError as json_error:
             try:
-                document = importlib.import_module("yaml").safe_load(text)
-            except Exception:  # not YAML either, or no PyYAML: not a scheduler config
-                continue
+                documents = load_yaml(text)
+                document = documents[0] if len(documents) == 1 else None
+            except NoYAML:
+                document, error = None, json_error
+            except DocumentError as yaml_error:
+                document, error = None, yaml_error
+            else:
+                error = DocumentError("not a single JSON or YAML document")
+        else:
+            error = DocumentError("not a scheduler config")
         if _is_scheduler_config(document):
-            return f"data[{key!r}]", document  # type: ignore[return-value]
+            return field, document  # type: ignore[return-value]
+        if isinstance(document, Mapping) and "tiers" in document:
+            error = DocumentError(f"tiers: expected a list, got {type(document['tiers']).__name__}")
+        elif document is not None or "tiers" not in text:
+            continue  # read, and not a scheduler config; or unreadable and not one either
+        raise InvalidObject(
+            f"{_name(obj)} {field}: looks like a scheduler config (it mentions 'tiers') but "
+            f"cannot be read: {error}",
+            object=_name(obj),
+            field=field,
+        )
     return None
 
 
@@ -520,7 +561,7 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
         name = sub.get("name")
         if not isinstance(name, str) or not name:
             raise InvalidObject(
-                f"{_name(group)} {field}.name: expected a non-empty string, got {name!r}",
+                f"{_name(group)} {field}.name: expected a non-empty string, got {shown(name)[:60]}",
                 object=_name(group),
                 field=f"{field}.name",
             )
@@ -529,7 +570,15 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
         min_member = sub.get("minMember", 1)
         if isinstance(min_member, bool) or not isinstance(min_member, int) or min_member < 0:
             raise InvalidObject(
-                f"{_name(group)} {field}.minMember: expected an integer >= 0, got {min_member!r}",
+                f"{_name(group)} {field}.minMember: expected an integer >= 0, "
+                f"got {shown(min_member)[:60]}",
+                object=_name(group),
+                field=f"{field}.minMember",
+            )
+        if min_member > _INT32_MAX:
+            raise InvalidObject(
+                f"{_name(group)} {field}.minMember: {shown(min_member)} is out of range "
+                f"(expected a 32-bit integer, {_INT32_MIN} to {_INT32_MAX})",
                 object=_name(group),
                 field=f"{field}.minMember",
             )
@@ -537,39 +586,71 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
     return leaves
 
 
+MAX_WEIGHT: Final = 10**6
+"""The largest weight (or GPU count) a pod may have; a larger one is refused where it is read."""
+_DECIMAL: Final = re.compile(
+    r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]{1,3})?|\.[0-9]+([eE][+-]?[0-9]{1,3})?"
+)
+
+
+def _amount(value: object, bound: float = MAX_WEIGHT) -> float | None:
+    """A weight or GPU count: a number or its ASCII decimal text, finite, 0..bound."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if len(value) > 40 or not _DECIMAL.fullmatch(value):
+            return None
+        value = float(value)
+    if isinstance(value, int):
+        value = float(value) if value < 10**300 else math.inf
+    if isinstance(value, float) and 0 <= value <= bound and math.isfinite(value):  # not NaN
+        return value
+    return None
+
+
 def _pod_weight(pod: Object, strict: bool = True, warnings: list[str] | None = None) -> float:
     """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1.
 
-    An unreadable annotation is an error when ``strict``, else a warning and the fallback.
+    An unreadable annotation or GPU amount (not a number, or not finite, or above
+    ``MAX_WEIGHT``) is an error when ``strict``, else a warning and the fallback.
     """
+
+    def unreadable(field: str, value: object, fallback: str) -> None:
+        too_large = _amount(value, bound=math.inf) is not None
+        message = (
+            f"{_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
+            f"{shown(value)} (expected a number >= 0{f', at most {MAX_WEIGHT}' * too_large})"
+        )
+        if strict or warnings is None:
+            raise InvalidObject(message, object=_name(pod), field=field)
+        warnings.append(f"{message}; {fallback or 'counted as 0'}")
+
     annotations = _string_map(pod, "metadata.annotations")
     text = annotations.get(TASK_WEIGHT_ANNOTATION)
     if text is not None:
-        try:
-            weight = float(text)
-            if not weight >= 0 or weight == float("inf"):
-                raise ValueError
-        except ValueError:
-            field = f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]"
-            message = f"{_name(pod)} {field}: invalid weight {text!r} (expected a number >= 0)"
-            if strict or warnings is None:
-                raise InvalidObject(message, object=_name(pod), field=field) from None
-            warnings.append(f"{message}; ignored")
-        else:
+        weight = _amount(text)
+        if weight is not None:
             return weight
+        unreadable(f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]", text, "ignored")
     gpus = 0.0
     containers = _get(pod, "spec.containers", list, default=[])
-    for container in containers:
+    for i, container in enumerate(containers):
         if not isinstance(container, Mapping):
             continue
-        resources = container.get("resources") or {}
-        amount = (resources.get("limits") or {}).get(GPU_RESOURCE) or (
-            resources.get("requests") or {}
-        ).get(GPU_RESOURCE)
-        try:
-            gpus += float(amount) if amount is not None else 0.0
-        except (TypeError, ValueError):
+        resources = container.get("resources")
+        if not isinstance(resources, Mapping):
             continue
+        for part in ("limits", "requests"):
+            section = resources.get(part)
+            amount = section.get(GPU_RESOURCE) if isinstance(section, Mapping) else None
+            if amount is None:
+                continue
+            count = _amount(amount)
+            if count is None:
+                unreadable(f"spec.containers[{i}].resources.{part}[{GPU_RESOURCE!r}]", amount, "")
+            else:
+                gpus += count
+            break  # the limit, when set, is the amount; else the request
     return gpus if gpus > 0 else 1.0
 
 
@@ -601,14 +682,18 @@ def _checkpoint_inputs(
             try:
                 value = MinRuntime.parse(text, allow_never=False)
                 if name == "checkpoint_interval" and not value:
-                    raise InvalidDuration(f"invalid duration {text!r}: must be positive")
+                    raise InvalidDuration(f"invalid duration {shown(text)}: must be positive")
                 inputs[name] = value
             except InvalidDuration as error:
                 unreadable(key, str(error))
     text = annotations.get(EVICTIONS_ANNOTATION)
     if text:
-        if text.strip().isdigit():
-            inputs["evictions"] = int(text.strip())  # a bare count, where times are not kept
+        count = text.strip()
+        if count.isascii() and count.isdigit():  # a bare count, where times are not kept
+            if len(count) <= 9:
+                inputs["evictions"] = int(count)
+            else:
+                unreadable(EVICTIONS_ANNOTATION, f"a count of {len(count)} digits (at most 9)")
         else:
             times = []
             for part in text.split(","):
@@ -663,6 +748,7 @@ def read_snapshot(
     by_uid: dict[str, Object] = {}
     warnings: list[str] = []
     queue_problems: list[str] = []
+    unreadable_configs: list[str] = []
     for obj in flat:
         kind = obj.get("kind")
         group = _group(obj)
@@ -694,7 +780,13 @@ def read_snapshot(
             if is_default:
                 global_default = value
         elif kind == "ConfigMap":
-            found = _config_map_document(obj)
+            try:
+                found = _config_map_document(obj)
+            except InvalidObject as error:
+                if not lenient_config:
+                    raise
+                unreadable_configs.append(str(error))
+                continue
             if found is not None:
                 documents.append((obj, *found))
         elif kind == "SchedulingShard":
@@ -702,6 +794,11 @@ def read_snapshot(
         elif kind is None and _is_scheduler_config(obj):
             documents.append(({"kind": "scheduler config document"}, "", obj))
     config = _read_config(documents, shards, lenient_config)
+    if unreadable_configs and not documents and not shards:
+        config = Config()  # the warnings below replace "no scheduler config in the snapshot"
+    warnings.extend(
+        f"{problem}; ignored (lenient config), using the defaults" for problem in unreadable_configs
+    )
     warnings.extend(config.warnings)
     try:
         tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
