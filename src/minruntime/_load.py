@@ -222,8 +222,9 @@ def load_yaml(text: str) -> list[Any]:
     """
     loader_class = _yaml_loader()
     yaml = importlib.import_module("yaml")
-    loader = loader_class(text)
+    loader = None
     try:
+        loader = loader_class(text)  # the reader refuses some characters here already
         documents = []
         while loader.check_data():
             documents.append(loader.get_data())
@@ -236,4 +237,5 @@ def load_yaml(text: str) -> list[Any]:
         # a constructor meeting a value it cannot build: a date out of range, an unhashable key
         raise DocumentError(f"cannot build a value: {error}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()

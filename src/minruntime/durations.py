@@ -134,7 +134,7 @@ def _parse_text(text: str, origin: str | None) -> int:
         if not whole and not frac:
             if body[start] in "+-":
                 raise _fail(text, origin, "a sign may only lead the whole value")
-            raise _fail(text, origin, f"expected a number at {body[start:]!r}")
+            raise _fail(text, origin, f"expected a number at {shown(body[start:])}")
         unit_start = i
         while i < n and body[i] != "." and body[i] not in _DIGITS:
             i += 1
@@ -147,7 +147,7 @@ def _parse_text(text: str, origin: str | None) -> int:
             raise _fail(text, origin, "a sign may only lead the whole value")
         scale = _UNITS.get(unit)
         if scale is None:
-            raise _fail(text, origin, f"unknown unit {unit!r}")
+            raise _fail(text, origin, f"unknown unit {shown(unit)}")
         total += int(whole or "0") * scale
         if frac:
             total += int(frac) * scale // 10 ** len(frac)

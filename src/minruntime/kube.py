@@ -27,6 +27,7 @@ Fields the library does not use are ignored. A field it needs and cannot read is
 from __future__ import annotations
 
 import contextlib
+import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -35,6 +36,7 @@ from typing import Any, Final
 import attrs
 
 from minruntime._load import DocumentError, NoYAML, OutOfBounds, load_json, load_yaml
+from minruntime._time import to_ns
 from minruntime.config import PLUGIN_NAME, Config
 from minruntime.durations import MinRuntime, shown
 from minruntime.errors import (
@@ -47,6 +49,7 @@ from minruntime.errors import (
 from minruntime.jobs import DEFAULT_POD_SET, DEFAULT_PRIORITY, Job, PodSet, Task, TaskStatus
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
+    PREEMPTIBILITY_KEY,
     Owner,
     PreemptibilityResult,
     determine_preemptibility,
@@ -108,8 +111,16 @@ def _flatten(value: object, origin: str) -> Iterator[Object]:
             object=origin,
         )
     kind = value.get("kind")
-    if isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list):
-        yield from _flatten(value["items"], origin)
+    if isinstance(kind, str) and kind.endswith("List") and "items" in value:
+        items = value["items"]
+        if items is not None and not isinstance(items, list):
+            raise InvalidObject(
+                f"{origin}: {_name(value)} items: expected a list of objects, got "
+                f"{type(items).__name__}",
+                object=_name(value),
+                field="items",
+            )
+        yield from _flatten(items, origin)
         return
     yield value
 
@@ -705,6 +716,159 @@ def _checkpoint_inputs(
     return inputs
 
 
+_GROUP: Final = "scheduling.run.ai"
+_VERSIONS: Final = {"Queue": "v2", "PodGroup": "v2alpha2"}
+_KINDS: Final = {
+    kind.lower(): kind
+    for kind in ("Queue", "PodGroup", "Pod", "PriorityClass", "ConfigMap", "SchedulingShard")
+}
+_CORE_KINDS: Final = frozenset({"Pod", "PriorityClass", "ConfigMap"})
+QUEUE_SPEC_FIELDS: Final = frozenset(
+    {
+        # the reference's Queue CRD (scheduling.run.ai/v2)
+        "displayName",
+        "parentQueue",
+        "preemptMinRuntime",
+        "priority",
+        "reclaimMinRuntime",
+        "resources",
+        # BEHAVIOR.md section 16
+        "preemptCheckpointGrace",
+        "reclaimCheckpointGrace",
+        "maxEvictions",
+        "evictionWindow",
+        "maxJobMinRuntime",
+    }
+)
+"""The fields of a Queue's ``spec`` the library knows; a near miss of one is warned about."""
+
+
+def _is_read(obj: Object, warnings: list[str]) -> bool:
+    """Whether the snapshot reader should look at ``obj``; what it cannot tell is said.
+
+    The choices, per case, are in docs/decisions/nothing-dropped-in-silence.md: an object that
+    is evidently meant as one the library reads but is mis-spelt is an error; one that may be
+    another program's object, or lacks what only a hand-written file lacks, is a warning.
+    """
+    kind = obj.get("kind")
+    api_version = obj.get("apiVersion")
+    if kind is None or kind == "":
+        if _is_scheduler_config(obj):
+            return True
+        warnings.append(f"{_name(obj)}: an object without a kind; ignored")
+        return False
+    if not isinstance(kind, str):
+        raise InvalidObject(
+            f"{_name(obj)} kind: expected a string, got {shown(kind)[:60]}",
+            object=_name(obj),
+            field="kind",
+        )
+    if api_version is not None and not isinstance(api_version, str):
+        raise InvalidObject(
+            f"{_name(obj)} apiVersion: expected a string, got {shown(api_version)[:60]}",
+            object=_name(obj),
+            field="apiVersion",
+        )
+    group = (api_version or "").rpartition("/")[0]
+    meant = _KINDS.get(kind.lower())
+    if meant is not None and meant != kind:
+        ours = (
+            not api_version
+            or group.lower() == _GROUP
+            or (meant in _CORE_KINDS and api_version.lower() in ("v1", "scheduling.k8s.io/v1"))
+        )
+        if ours:
+            raise InvalidObject(
+                f"{_name(obj)} kind: {kind!r} is not a kind (kinds are case-sensitive: "
+                f"expected {meant!r})",
+                object=_name(obj),
+                field="kind",
+            )
+        return False
+    if kind not in _VERSIONS:
+        return True
+    expected = f"{_GROUP}/{_VERSIONS[kind]}"
+    if not api_version:
+        warnings.append(f"{_name(obj)}: no apiVersion; read as {expected}")
+        return True
+    if api_version == expected:
+        return True
+    if group.lower() == _GROUP or api_version.lower() == _GROUP:
+        raise InvalidObject(
+            f"{_name(obj)} apiVersion: {shown(api_version)} is not one the library reads "
+            f"(expected {expected!r})",
+            object=_name(obj),
+            field="apiVersion",
+        )
+    warnings.append(
+        f"{_name(obj)}: apiVersion {shown(api_version)} is not the scheduler's ({expected}); "
+        "ignored"
+    )
+    return False
+
+
+_DEDUPLICATED_KINDS: Final = frozenset({"Queue", "PodGroup", "Pod", "PriorityClass"})
+
+
+def _deduplicated(objects: list[Object], warnings: list[str]) -> list[Object]:
+    """The objects with exact duplicates dropped (with a warning); a conflicting duplicate
+    (two different objects of one kind and name) is an error naming it."""
+    seen: dict[tuple[str, str, str], Object] = {}
+    kept: list[Object] = []
+    conflicts: list[str] = []
+    repeated: dict[str, int] = {}
+    for obj in objects:
+        kind = obj.get("kind")
+        metadata = obj.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, Mapping) else None
+        if kind not in _DEDUPLICATED_KINDS or not isinstance(name, str):
+            kept.append(obj)
+            continue
+        namespace = metadata.get("namespace") if kind in ("PodGroup", "Pod") else ""  # type: ignore[union-attr]
+        key = (str(kind), namespace if isinstance(namespace, str) else "", name)
+        first = seen.get(key)
+        if first is None:
+            seen[key] = obj
+            kept.append(obj)
+        elif first == obj:
+            repeated[_name(obj)] = repeated.get(_name(obj), 1) + 1
+        elif kind == "Queue":
+            kept.append(obj)  # the queue tree reports it, with every other problem of the tree
+        else:
+            conflicts.append(_name(obj))
+    if conflicts:
+        names = ", ".join(dict.fromkeys(conflicts))
+        raise InvalidObject(
+            f"the snapshot holds two different objects with one name: {names} (a snapshot "
+            "must hold one version of each object)",
+            object=conflicts[0],
+        )
+    warnings.extend(
+        f"{name}: listed {count} times (identical); read once" for name, count in repeated.items()
+    )
+    return kept
+
+
+def _misspelt_fields(queue: Object) -> list[str]:
+    """Warnings for Queue spec fields that are near misses of known ones."""
+    spec = queue.get("spec")
+    if not isinstance(spec, Mapping):
+        return []
+    warnings = []
+    for key in sorted((k for k in spec if isinstance(k, str)), key=str):
+        if key in QUEUE_SPEC_FIELDS:
+            continue
+        near = [f for f in sorted(QUEUE_SPEC_FIELDS) if f.lower() == key.lower()] or (
+            difflib.get_close_matches(key, sorted(QUEUE_SPEC_FIELDS), n=1, cutoff=0.8)
+        )
+        if near:
+            warnings.append(
+                f"{_name(queue)} spec.{_clipped(key)}: unknown field, ignored; did you mean "
+                f"spec.{near[0]}?"
+            )
+    return warnings
+
+
 def read_snapshot(
     objects: Iterable[Object],
     *,
@@ -737,7 +901,10 @@ def read_snapshot(
         InvalidObject: for a field that is needed and cannot be read, naming object and field.
         InvalidQueueTree: for a queue tree that cannot be built.
     """
-    flat = list(_flatten(list(objects), "snapshot"))
+    warnings: list[str] = []
+    flat = _deduplicated(
+        [obj for obj in _flatten(list(objects), "snapshot") if _is_read(obj, warnings)], warnings
+    )
     queues: list[Queue] = []
     groups: list[Object] = []
     pods: list[Object] = []
@@ -746,7 +913,6 @@ def read_snapshot(
     documents: list[tuple[Object, str, Object]] = []
     shards: list[Object] = []
     by_uid: dict[str, Object] = {}
-    warnings: list[str] = []
     queue_problems: list[str] = []
     unreadable_configs: list[str] = []
     for obj in flat:
@@ -755,7 +921,8 @@ def read_snapshot(
         uid = _get(obj, "metadata.uid", object)
         if isinstance(uid, str):
             by_uid[uid] = obj
-        if kind == "Queue" and group == "scheduling.run.ai":
+        if kind == "Queue" and group in ("scheduling.run.ai", ""):
+            warnings.extend(_misspelt_fields(obj))
             try:
                 queues.append(read_queue(obj))
             except InvalidObject as error:
@@ -770,7 +937,7 @@ def read_snapshot(
                             _get(obj, "spec.parentQueue", str),
                         )
                     )
-        elif kind == "PodGroup" and group == "scheduling.run.ai":
+        elif kind == "PodGroup" and group in ("scheduling.run.ai", ""):
             groups.append(obj)
         elif kind == "Pod":
             pods.append(obj)
@@ -827,9 +994,11 @@ def read_snapshot(
             )
             continue
         pods_by_group.setdefault(key, []).append(pod)
+    for members in pods_by_group.values():
+        members.sort(key=_pod_order)  # nothing below depends on the order of the input
 
     jobs = []
-    for pod_group in groups:
+    for pod_group in sorted(groups, key=_group_order):
         jobs.append(
             _read_job(
                 pod_group,
@@ -842,6 +1011,12 @@ def read_snapshot(
                 threshold=legacy_priority_threshold,
             )
         )
+    for job in jobs:
+        if job.job.queue not in tree:
+            warnings.append(
+                f"PodGroup/{job.id}: queue {job.job.queue!r} is not in the snapshot; its "
+                "decisions say the victim's queue is unknown"
+            )
     return Snapshot(
         tree=tree,
         config=config,
@@ -850,6 +1025,55 @@ def read_snapshot(
         global_default_priority=global_default,
         warnings=tuple(warnings),
     )
+
+
+def _creation_ns(obj: Object) -> int | None:
+    text = _get(obj, "metadata.creationTimestamp", object)
+    if not isinstance(text, str):
+        return None
+    try:
+        return to_ns(parse_rfc3339(text), "metadata.creationTimestamp")
+    except InvalidTimestamp:
+        return None
+
+
+def _pod_order(pod: Object) -> tuple[bool, int, str]:
+    """The canonical order of a group's pods: by creation time (pods without one last), then
+    by name."""
+    created = _creation_ns(pod)
+    name = _get(pod, "metadata.name", object)
+    return (created is None, created or 0, name if isinstance(name, str) else "")
+
+
+def _group_order(group: Object) -> tuple[str, str]:
+    namespace = _get(group, "metadata.namespace", object)
+    name = _get(group, "metadata.name", object)
+    return (
+        namespace if isinstance(namespace, str) else "",
+        name if isinstance(name, str) else "",
+    )
+
+
+def _conflicting_preemptibility(where: str, members: Sequence[Object]) -> list[str]:
+    """A warning when a group's pods carry different preemptibility labels or annotations: the
+    first pod in canonical order decides, and the operator is told which pods disagree."""
+    values: dict[str, list[str]] = {}
+    for pod in members:
+        for path in ("metadata.labels", "metadata.annotations"):
+            value = _string_map(pod, path).get(PREEMPTIBILITY_KEY)
+            if value:
+                values.setdefault(value, []).append(_clipped(_get(pod, "metadata.name", object)))
+                break
+    if len(values) < 2:
+        return []
+    shown_values = "; ".join(
+        f"{shown(value)[:40]} on {', '.join(pods[:3])}{' ...' * (len(pods) > 3)}"
+        for value, pods in values.items()
+    )
+    return [
+        f"{where}: its pods disagree on {PREEMPTIBILITY_KEY} ({shown_values}); the first pod "
+        "(by creation time, then name) decides"
+    ]
 
 
 def _read_job(
@@ -914,6 +1138,7 @@ def _read_job(
     annotations = _string_map(group, "metadata.annotations")
     labels = _string_map(group, "metadata.labels")
     first_pod = members[0] if members else None
+    warnings.extend(_conflicting_preemptibility(where, members))
     owners = _owners(first_pod, by_uid) if first_pod is not None else []
     owners.append(
         Owner("PodGroup", name, group="scheduling.run.ai", labels=labels, annotations=annotations)
