@@ -416,7 +416,7 @@ def test_load_objects_without_pyyaml_asks_for_it_for_yaml_text(
     with pytest.raises(InvalidObject) as caught:
         load_objects("kind: Queue\n", origin="cluster.yaml")
     assert str(caught.value) == (
-        "cluster.yaml: not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'"
+        "cluster.yaml: not JSON; reading YAML needs PyYAML: pip install PyYAML"
     )
     assert load_objects('[{"kind": "Queue"}]') == [{"kind": "Queue"}]
 

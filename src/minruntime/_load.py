@@ -124,7 +124,7 @@ def _yaml_loader() -> Any:
     try:
         yaml = importlib.import_module("yaml")
     except ImportError:
-        raise NoYAML("reading YAML needs PyYAML: pip install 'minruntime[yaml]'") from None
+        raise NoYAML("reading YAML needs PyYAML: pip install PyYAML") from None
 
     class Loader(yaml.SafeLoader):  # type: ignore[name-defined,misc]
         """SafeLoader with bounded depth and alias expansion; timestamps stay text."""

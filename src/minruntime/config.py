@@ -268,7 +268,7 @@ class Config:
 
         The arguments are those of the entry ``name: minruntime`` in ``tiers`` -> ``plugins``.
         ``document`` is the parsed document (a mapping), its text as JSON (or YAML, when PyYAML
-        is installed: ``pip install "minruntime[yaml]"``), or a ConfigMap object holding it
+        is installed: ``pip install PyYAML``), or a ConfigMap object holding it
         under ``data``. A document without a ``minruntime`` plugin gives the defaults, with a
         warning.
 
@@ -342,7 +342,7 @@ def _load_yaml(text: str, origin: str) -> object:
         documents = load_yaml(text)  # bounded: depth, aliases, numbers (minruntime._load)
     except NoYAML:
         raise InvalidConfiguration(
-            ["the document is not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'"],
+            ["the document is not JSON; reading YAML needs PyYAML: pip install PyYAML"],
             origin=origin,
         ) from None
     except DocumentError as error:

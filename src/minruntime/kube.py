@@ -128,7 +128,7 @@ def _flatten(value: object, origin: str) -> Iterator[Object]:
 def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
     """Parse a snapshot's text: JSON (one object, a ``List``, or an array), or a YAML stream.
 
-    YAML needs PyYAML (``pip install "minruntime[yaml]"``). ``List`` objects are flattened.
+    YAML needs PyYAML (``pip install PyYAML``). ``List`` objects are flattened.
     Hostile text costs bounded work: nesting, alias expansion and the size of numbers are
     bounded, and non-finite numbers are refused (see :mod:`minruntime._load`).
 
@@ -155,7 +155,7 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
         if json_error is not None:
             raise InvalidObject(f"{origin}: not valid JSON: {json_error}", object=origin) from None
         raise InvalidObject(
-            f"{origin}: not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'",
+            f"{origin}: not JSON; reading YAML needs PyYAML: pip install PyYAML",
             object=origin,
         ) from None
     except OutOfBounds as error:
