@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import tracemalloc
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -361,3 +362,28 @@ def test_text_the_terminal_cannot_encode_is_written_escaped() -> None:
     status = main(["-"], stdin=io.StringIO(text), stdout=out, stderr=err, now=NOW)
     assert status == 0
     assert "ml/tr\\xe4ining-\\u4e2d\\u6587" in raw.getvalue().decode("ascii")
+
+
+# -- bounded memory --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (alias_bomb(levels=10, fan=9), 1),  # 9**9 values if expanded
+        ("[" * 200_000, 1),
+        ("- " * 100_000 + "x\n", 1),
+        ('{"kind": "List", "items": [' + ", ".join(["{}"] * 1000) + "]}", 0),
+    ],
+    ids=["alias-bomb", "json-brackets", "yaml-dashes", "many-empty-objects"],
+)
+def test_hostile_documents_cost_memory_of_the_order_of_their_size(text: str, expected: int) -> None:
+    """Peak memory (tracemalloc's count, not a timing) stays within a fixed budget."""
+    tracemalloc.start()
+    try:
+        status, _, _ = run(["-", "--output", "json"], text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert status == expected
+    assert peak < 64 * 2**20, f"{peak / 2**20:.1f} MiB"
