@@ -387,3 +387,23 @@ def test_hostile_documents_cost_memory_of_the_order_of_their_size(text: str, exp
         tracemalloc.stop()
     assert status == expected
     assert peak < 64 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+def test_an_endless_input_is_read_up_to_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("minruntime.cli._MAX_INPUT_CHARACTERS", 1000)
+    status, out, err = run(["-"], "[" + "{}, " * 400 + "{}]")
+    assert (status, out) == (1, "")
+    assert err == [
+        "minruntime: error: <stdin>: larger than 1000 characters (a snapshot of a large cluster "
+        "is a few hundred megabytes at most; is it the right file?)"
+    ]
+
+
+def test_standard_input_that_is_not_utf8_is_an_error_naming_it() -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(b'[{"kind": "Pod", "x": "\xff"}]'), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["-"], stdin=stdin, stdout=out, stderr=err, now=NOW)
+    assert status == 1
+    assert err.getvalue() == (
+        "minruntime: error: <stdin>: not UTF-8 text (invalid start byte at byte 23)\n"
+    )

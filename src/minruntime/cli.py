@@ -51,6 +51,9 @@ JSON_SCHEMA_ID: Final = "minruntime.explain/v2"
 """The ``schema`` field of ``minruntime explain --output json``; it changes only with the format."""
 
 _EXAMPLE_RESOURCE: Final = "data/example-cluster.json"
+_MAX_INPUT_CHARACTERS: Final = 1 << 30
+"""The most a snapshot file (or standard input) may hold: reading stops there, so that pointing
+the command at ``/dev/zero`` or an endless pipe is an error, not a hang."""
 _PENDING: Final = frozenset({TaskStatus.PENDING, TaskStatus.GATED})
 
 
@@ -515,16 +518,23 @@ def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[
         return load_objects(text, origin="the bundled example"), ["the bundled example"]
     objects: list[Any] = []
     for path in paths:
-        if path == "-":
-            text, origin = stdin.read(), "<stdin>"
-        else:
-            try:
+        origin = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                text = stdin.read(_MAX_INPUT_CHARACTERS + 1)
+            else:
                 with open(path, encoding="utf-8") as handle:
-                    text, origin = handle.read(), path
-            except UnicodeDecodeError as error:
-                raise InvalidObject(
-                    f"{path}: not UTF-8 text ({error.reason} at byte {error.start})", object=path
-                ) from None
+                    text = handle.read(_MAX_INPUT_CHARACTERS + 1)
+        except UnicodeDecodeError as error:
+            raise InvalidObject(
+                f"{origin}: not UTF-8 text ({error.reason} at byte {error.start})", object=origin
+            ) from None
+        if len(text) > _MAX_INPUT_CHARACTERS:
+            raise InvalidObject(
+                f"{origin}: larger than {_MAX_INPUT_CHARACTERS} characters (a snapshot of a large "
+                "cluster is a few hundred megabytes at most; is it the right file?)",
+                object=origin,
+            )
         objects.extend(load_objects(text, origin=origin))
     return objects, ["-" if path == "-" else path for path in paths]
 
