@@ -33,6 +33,7 @@ import copy
 import io
 import json
 import os
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import resources
@@ -49,6 +50,20 @@ from minruntime.kube import load_objects, read_snapshot
 from minruntime.starttime import parse_rfc3339, parse_start_time
 
 EXAMPLES = int(os.environ.get("MINRUNTIME_FUZZ_EXAMPLES", "150"))
+PROGRESS = os.environ.get("MINRUNTIME_FUZZ_PROGRESS")  # a file a long run reports its count to
+_COUNTS: Counter[str] = Counter()
+
+
+def progress(name: str) -> None:
+    """Count one example of ``name``; every 10,000, append the count to PROGRESS (long runs)."""
+    if PROGRESS is None:
+        return
+    _COUNTS[name] += 1
+    if _COUNTS[name] % 10_000 == 0:
+        with open(PROGRESS, "a", encoding="utf-8") as log:
+            log.write(f"{datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ} {name} {_COUNTS[name]}\n")
+
+
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -289,6 +304,7 @@ def test_explain_answers_hostile_snapshots_with_its_own_errors_and_valid_output(
     text: str, output: str, arguments: list[str]
 ) -> None:
     """Only the library's own errors, valid JSON whenever JSON is written, bounded output."""
+    progress("test_explain_answers_hostile_snapshots_with_its_own_errors_and_valid_output")
     out, err = io.StringIO(), io.StringIO()
     status = main(
         ["explain", "-", "--output", output, *arguments],
@@ -320,6 +336,7 @@ def test_explain_succeeds_often_enough_for_the_json_law_to_be_tested(data: st.Da
     """Objects mutated only in fields the library does not read always give status 0 and JSON,
     so the JSON law above is exercised on every run, not only when a mutation happens to keep
     the snapshot readable."""
+    progress("test_explain_succeeds_often_enough_for_the_json_law_to_be_tested")
     objects = [copy.deepcopy(obj) for obj in EXAMPLE]
     for _ in range(data.draw(st.integers(1, 5))):
         obj = objects[data.draw(st.integers(0, len(objects) - 1))]
@@ -351,6 +368,7 @@ TEXT = st.one_of(
 @FUZZ
 @given(st.one_of(TEXT, st.integers(-(10**400), 10**400), st.floats(), st.booleans(), st.none()))
 def test_durations_raise_only_invalid_duration(value: object) -> None:
+    progress("test_durations_raise_only_invalid_duration")
     try:
         parsed: MinRuntime | InvalidDuration = MinRuntime.parse(value)
     except InvalidDuration as error:
@@ -382,6 +400,7 @@ TIMESTAMPS = st.one_of(
 @FUZZ
 @given(TIMESTAMPS)
 def test_timestamps_raise_only_invalid_timestamp(text: str) -> None:
+    progress("test_timestamps_raise_only_invalid_timestamp")
     try:
         moment = parse_rfc3339(text, origin="fuzz")
     except InvalidTimestamp:
@@ -418,6 +437,7 @@ CONFIG_TEXT = st.one_of(
 @FUZZ
 @given(CONFIG_TEXT, st.booleans())
 def test_config_documents_raise_only_invalid_configuration(text: str, lenient: bool) -> None:
+    progress("test_config_documents_raise_only_invalid_configuration")
     try:
         Config.from_scheduler_config(text, lenient=lenient)
     except InvalidConfiguration:
@@ -429,6 +449,7 @@ def test_config_documents_raise_only_invalid_configuration(text: str, lenient: b
 @FUZZ
 @given(snapshots())
 def test_the_readers_raise_only_the_library_errors(text: str) -> None:
+    progress("test_the_readers_raise_only_the_library_errors")
     try:
         objects = load_objects(text, origin="fuzz")
     except InvalidObject:
@@ -468,6 +489,7 @@ def test_the_answer_never_depends_on_the_order_of_the_objects(
 ) -> None:
     """The same snapshot listed in any order gives the same report, byte for byte: evictable
     pods of elastic and semi-preemptible jobs, ranks, warnings and all."""
+    progress("test_the_answer_never_depends_on_the_order_of_the_objects")
     report = json.loads(explain_json([EXAMPLE[i] for i in order], *arguments))
     expected = json.loads(IN_EXAMPLE_ORDER[arguments])
     for key in expected:
