@@ -29,10 +29,11 @@ from fractions import Fraction
 from importlib import resources
 from typing import Any, Final, NoReturn, TextIO
 
+from minruntime._text import shown
 from minruntime._time import FOREVER, checked_from_ns, to_ns
 from minruntime.config import Config
 from minruntime.decisions import Decision
-from minruntime.durations import MinRuntime, shown
+from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 import attrs
 
+from minruntime._text import shown
 from minruntime.errors import InvalidDuration
 
 __all__ = ["MinRuntime", "MinRuntimeInput", "parse_optional_min_runtime"]
@@ -63,32 +64,17 @@ _EXPECTED: Final = "expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for nev
 _NEVER_NS: Final = -1
 _DIGITS: Final = frozenset("0123456789")
 
-MAX_SECONDS: Final = 10**12
-"""The longest duration the parser accepts, in seconds (about 31,700 years: longer than any span
-a datetime can hold). Longer values are refused rather than computed: for protection that never
-ends, write ``-1`` or ``never``."""
-_MAX_NS: Final = MAX_SECONDS * SECOND
+# The longest duration the parser accepts, in seconds (about 31,700 years: longer than any span
+# a datetime can hold). Longer values are refused rather than computed: for protection that never
+# ends, write -1 or never. See docs/decisions/hostile-input-bounds.md.
+_MAX_SECONDS: Final = 10**12
+_MAX_NS: Final = _MAX_SECONDS * SECOND
 _MAX_DIGITS: Final = 40  # a longer run of digits is refused before it is converted
 
 
-_TOO_LONG: Final = f"longer than {MAX_SECONDS}s; write -1 or 'never' for protection that never ends"
-
-
-def shown(value: object) -> str:
-    """``repr(value)`` for a message, bounded: a long string keeps its start, its length and its
-    end; an integer of more than 60 digits is shown by its size (its digits cost work to print).
-
-    >>> shown("1h" * 100)
-    "'1h1h1h1h1h1h1h1h1h1h1h1h1h1h1h1h1h1h1h1h'...(200 characters)...'1h1h1h1h1h'"
-    >>> shown(10**100)
-    '<an integer of 101 digits>'
-    """
-    if isinstance(value, str) and len(value) > 60:
-        return f"{value[:40]!r}...({len(value)} characters)...{value[-10:]!r}"
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**60:
-        digits = len(str(abs(value))) if value.bit_length() < 14_000 else None
-        return f"<an integer of {digits or 'more than 4000'} digits>"
-    return repr(value)
+_TOO_LONG: Final = (
+    f"longer than {_MAX_SECONDS}s; write -1 or 'never' for protection that never ends"
+)
 
 
 def _fail(value: object, origin: str | None, why: str) -> InvalidDuration:
@@ -163,7 +149,7 @@ def _parse_number(value: int | float, origin: str | None) -> int:
         return _NEVER_NS
     if value < 0:
         raise _fail(value, origin, "negative durations are not allowed")
-    if value > MAX_SECONDS:
+    if value > _MAX_SECONDS:
         raise _fail(value, origin, _TOO_LONG)
     if isinstance(value, int):
         return value * SECOND
@@ -182,7 +168,7 @@ def _to_nanoseconds(value: object, origin: str | None) -> int:
     if isinstance(value, timedelta):
         if value < timedelta(0):
             raise _fail(value, origin, "negative durations are not allowed")
-        if value > timedelta(seconds=MAX_SECONDS):
+        if value > timedelta(seconds=_MAX_SECONDS):
             raise _fail(value, origin, _TOO_LONG)
         return (value.days * 86_400 + value.seconds) * SECOND + value.microseconds * MICROSECOND
     raise _fail(value, origin, f"unsupported type {type(value).__name__}")

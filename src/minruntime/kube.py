@@ -36,9 +36,10 @@ from typing import Any, Final
 import attrs
 
 from minruntime._load import DocumentError, NoYAML, OutOfBounds, load_json, load_yaml
+from minruntime._text import shown
 from minruntime._time import to_ns
 from minruntime.config import PLUGIN_NAME, Config
-from minruntime.durations import MinRuntime, shown
+from minruntime.durations import MinRuntime
 from minruntime.errors import (
     InvalidConfiguration,
     InvalidDuration,
@@ -597,14 +598,14 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
     return leaves
 
 
-MAX_WEIGHT: Final = 10**6
+_MAX_WEIGHT: Final = 10**6
 """The largest weight (or GPU count) a pod may have; a larger one is refused where it is read."""
 _DECIMAL: Final = re.compile(
     r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]{1,3})?|\.[0-9]+([eE][+-]?[0-9]{1,3})?"
 )
 
 
-def _amount(value: object, bound: float = MAX_WEIGHT) -> float | None:
+def _amount(value: object, bound: float = _MAX_WEIGHT) -> float | None:
     """A weight or GPU count: a number or its ASCII decimal text, finite, 0..bound."""
     if isinstance(value, bool):
         return None
@@ -623,14 +624,14 @@ def _pod_weight(pod: Object, strict: bool = True, warnings: list[str] | None = N
     """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1.
 
     An unreadable annotation or GPU amount (not a number, or not finite, or above
-    ``MAX_WEIGHT``) is an error when ``strict``, else a warning and the fallback.
+    ``_MAX_WEIGHT``) is an error when ``strict``, else a warning and the fallback.
     """
 
     def unreadable(field: str, value: object, fallback: str) -> None:
         too_large = _amount(value, bound=math.inf) is not None
         message = (
             f"{_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
-            f"{shown(value)} (expected a number >= 0{f', at most {MAX_WEIGHT}' * too_large})"
+            f"{shown(value)} (expected a number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
         )
         if strict or warnings is None:
             raise InvalidObject(message, object=_name(pod), field=field)
@@ -723,7 +724,7 @@ _KINDS: Final = {
     for kind in ("Queue", "PodGroup", "Pod", "PriorityClass", "ConfigMap", "SchedulingShard")
 }
 _CORE_KINDS: Final = frozenset({"Pod", "PriorityClass", "ConfigMap"})
-QUEUE_SPEC_FIELDS: Final = frozenset(
+_QUEUE_SPEC_FIELDS: Final = frozenset(
     {
         # the reference's Queue CRD (scheduling.run.ai/v2)
         "displayName",
@@ -856,10 +857,10 @@ def _misspelt_fields(queue: Object) -> list[str]:
         return []
     warnings = []
     for key in sorted((k for k in spec if isinstance(k, str)), key=str):
-        if key in QUEUE_SPEC_FIELDS:
+        if key in _QUEUE_SPEC_FIELDS:
             continue
-        near = [f for f in sorted(QUEUE_SPEC_FIELDS) if f.lower() == key.lower()] or (
-            difflib.get_close_matches(key, sorted(QUEUE_SPEC_FIELDS), n=1, cutoff=0.8)
+        near = [f for f in sorted(_QUEUE_SPEC_FIELDS) if f.lower() == key.lower()] or (
+            difflib.get_close_matches(key, sorted(_QUEUE_SPEC_FIELDS), n=1, cutoff=0.8)
         )
         if near:
             warnings.append(

@@ -20,8 +20,8 @@ from typing import Final
 import attrs
 from dateutil.parser import isoparse
 
+from minruntime._text import shown
 from minruntime._time import Instant, from_ns, to_ns
-from minruntime.durations import shown
 from minruntime.errors import InvalidTimestamp
 from minruntime.jobs import ALLOCATED_STATUSES, JobLike, TaskStatus
 
