@@ -895,3 +895,22 @@ def test_the_default_table_fits_about_a_hundred_columns() -> None:
     for arguments in ([], ["--preemptor", FINETUNE], ["--preemptor", CHAT_API], ["--queues"]):
         widths = [len(line) for line in run(["explain", *arguments]).out.splitlines()]
         assert max(widths) <= 108, arguments
+
+
+def test_an_error_in_one_of_several_files_names_that_file(tmp_path: Path) -> None:
+    good = tmp_path / "queues.json"
+    good.write_text(
+        json.dumps(
+            {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}}
+        )
+    )
+    bad = tmp_path / "groups.yaml"
+    bad.write_text(
+        "apiVersion: scheduling.run.ai/v2alpha2\nkind: PodGroup\n"
+        "metadata: {name: train, namespace: ml}\nspec: {queue: q, minMember: -3}\n"
+    )
+    result = run(["explain", str(good), str(bad)], now=EXAMPLE_NOW)
+    assert result.status == 1
+    assert result.err_lines == [
+        f"minruntime: error: {bad}: PodGroup/ml/train spec.minMember: must be >= 0, got -3"
+    ]

@@ -5,13 +5,15 @@
 and where that came from, its start time, its preempt min-runtime and where that came from, and
 whether it is protected now. With ``--preemptor POD_GROUP`` (or ``--preemptor-queue QUEUE``) it
 shows, per running job, whether that preemptor may preempt or reclaim it, why, until when it is
-protected, which pods could go, and when to retry. Without a snapshot it explains a bundled
+protected, which pods could go, and when to retry. ``--queues`` shows each queue's effective
+min-runtimes and where they come from instead. Without a snapshot it explains a bundled
 example cluster. ``minruntime example`` prints a worked example of the resolution rules.
 ``minruntime simulate`` replays a cluster trace under min-runtime settings
 (:mod:`minruntime.sim`).
 
-Errors in the input go to standard error, one line each, and the exit status is 1 (2 for bad
-arguments).
+Errors in the input go to standard error, one line each (naming the file, when the snapshot
+comes from several), and the exit status is 1 (2 for bad arguments). Hostile input is one of
+these errors, never a traceback; the terminal never receives a raw control character.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
+from minruntime.kube import _name as object_name
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
 from minruntime.resolution import Action, Resolution, resolve_preempt, resolve_reclaim_queue
@@ -513,11 +516,15 @@ def _render_queues(report: dict[str, Any], out: TextIO, tree: QueueTree) -> None
 # -- the command --------------------------------------------------------------------------------
 
 
-def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[str]]:
+def _read_sources(
+    paths: Sequence[str], stdin: TextIO
+) -> tuple[list[Any], list[str], dict[int, str]]:
+    """The objects of every source, the sources' names, and each object's source (by id)."""
     if not paths:
         text = resources.files("minruntime").joinpath(_EXAMPLE_RESOURCE).read_text(encoding="utf-8")
-        return load_objects(text, origin="the bundled example"), ["the bundled example"]
+        return load_objects(text, origin="the bundled example"), ["the bundled example"], {}
     objects: list[Any] = []
+    origins: dict[int, str] = {}
     for path in paths:
         origin = "<stdin>" if path == "-" else path
         try:
@@ -536,8 +543,10 @@ def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[
                 "cluster is a few hundred megabytes at most; is it the right file?)",
                 object=origin,
             )
-        objects.extend(load_objects(text, origin=origin))
-    return objects, ["-" if path == "-" else path for path in paths]
+        loaded = load_objects(text, origin=origin)
+        origins.update((id(obj), origin) for obj in loaded)
+        objects.extend(loaded)
+    return objects, ["-" if path == "-" else path for path in paths], origins
 
 
 _POSIX_SECONDS: Final = re.compile(r"(-1|[0-9]{1,12})(\.[0-9]{1,9})?")
@@ -579,6 +588,23 @@ def _parse_now_value(value: str, default: datetime) -> datetime:
         f"--now: invalid time {shown(value)} (expected RFC 3339 like 2026-11-22T12:00:00Z, POSIX "
         "seconds, or an offset like +15m)"
     )
+
+
+def _in_its_file(
+    error: InvalidObject, objects: list[Any], origins: dict[int, str]
+) -> InvalidObject:
+    """The error, its message prefixed with the file that holds the object it names (when the
+    snapshot comes from several files and exactly one of them holds such an object)."""
+    files = sorted(
+        {
+            origins[id(obj)]
+            for obj in objects
+            if id(obj) in origins and object_name(obj) == error.object
+        }
+    )
+    if len(files) != 1:
+        return error
+    return InvalidObject(f"{files[0]}: {error}", object=error.object, field=error.field)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -660,13 +686,18 @@ def _explain(
     if args.priority is not None and args.preemptor_queue is None:
         raise _UsageError("--priority only applies with --preemptor-queue")
     now = _parse_now(args.now, EXAMPLE_NOW if not args.snapshots else clock_now)
-    objects, sources = _read_sources(args.snapshots, stdin)
-    snapshot = read_snapshot(
-        objects,
-        lenient_config=args.lenient_config,
-        strict_times=args.strict_times,
-        orphans_as_top_level=args.orphans_as_top_level,
-    )
+    objects, sources, origins = _read_sources(args.snapshots, stdin)
+    try:
+        snapshot = read_snapshot(
+            objects,
+            lenient_config=args.lenient_config,
+            strict_times=args.strict_times,
+            orphans_as_top_level=args.orphans_as_top_level,
+        )
+    except InvalidObject as error:
+        if len(sources) < 2:
+            raise
+        raise _in_its_file(error, objects, origins) from None
     preemptor: SnapshotJob | Job | None = None
     if args.preemptor is not None:
         preemptor = snapshot.find(args.preemptor)

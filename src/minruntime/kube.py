@@ -8,6 +8,11 @@ needs: a queue tree, a configuration and jobs.
 
 Fields the library does not use are ignored. A field it needs and cannot read is an
 :class:`~minruntime.InvalidObject` naming the object (``Kind/namespace/name``) and the field.
+Nothing is dropped in silence: an object that looks like one the library reads but cannot be
+(a missing or unknown ``apiVersion``, a kind in the wrong case, a duplicate, a queue that does
+not exist, a misspelt Queue field ...) is an error or a warning, chosen per case in
+``docs/decisions/nothing-dropped-in-silence.md``. A group's pods are read in a canonical order
+(creation time, then name), so that no answer depends on the order of the input.
 
 >>> snapshot = read_snapshot([
 ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
