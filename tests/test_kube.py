@@ -2066,3 +2066,12 @@ def test_a_misspelt_queue_field_is_a_warning_naming_the_known_one(field: str, me
 def test_an_unrelated_queue_field_is_not_warned_about() -> None:
     snapshot = read_snapshot([queue_object("team", quota={"gpu": 4}, priority=3)])
     assert snapshot.warnings == (NO_CONFIG_WARNING,)
+
+
+@pytest.mark.parametrize(("kind", "meant"), [("list", "List"), ("PodLIST", "PodList")])
+def test_a_list_kind_in_the_wrong_case_is_an_error(kind: str, meant: str) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(json.dumps({"kind": kind, "items": [TEAM]}), origin="f")
+    assert str(caught.value) == (
+        f"f: {kind} kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r})"
+    )

@@ -117,6 +117,14 @@ def _flatten(value: object, origin: str) -> Iterator[Object]:
             object=origin,
         )
     kind = value.get("kind")
+    kind_text = kind if isinstance(kind, str) else ""
+    if kind_text.lower().endswith("list") and not kind_text.endswith("List") and "items" in value:
+        raise InvalidObject(
+            f"{origin}: {_name(value)} kind: {shown(kind)[:60]} is not a kind (kinds are "
+            f"case-sensitive: expected {kind_text[:-4] + 'List'!r})",
+            object=_name(value),
+            field="kind",
+        )
     if isinstance(kind, str) and kind.endswith("List") and "items" in value:
         items = value["items"]
         if items is not None and not isinstance(items, list):
