@@ -59,3 +59,24 @@ def test_the_table_style_is_in_the_build_and_lets_wide_tables_scroll() -> None:
     assert 'html_css_files = ["tables.css"]' in configuration
     css = (DOCS / "_static" / "tables.css").read_text(encoding="utf-8")
     assert "overflow-x: auto" in css
+
+
+ROOT = DOCS.parent
+
+
+def test_no_install_hint_names_the_package_on_an_index() -> None:
+    """``pip install "minruntime[...]"`` would fetch whatever a stranger published under the
+    name: hints install from this repository, or name PyYAML itself."""
+    texts = [*PAGES, ROOT / "README.md", *sorted((ROOT / "src").rglob("*.py"))]
+    offending = [
+        path.relative_to(ROOT).as_posix()
+        for path in texts
+        if re.search(r"pip install ['\"]?minruntime\b", path.read_text(encoding="utf-8"))
+    ]
+    assert offending == []
+
+
+def test_the_readme_live_cluster_command_reads_the_scheduler_config() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = [line for line in readme.splitlines() if line.startswith("kubectl get ")]
+    assert line.split()[2] == "queues,podgroups,pods,priorityclasses,configmaps"

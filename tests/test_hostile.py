@@ -407,3 +407,25 @@ def test_standard_input_that_is_not_utf8_is_an_error_naming_it() -> None:
     assert err.getvalue() == (
         "minruntime: error: <stdin>: not UTF-8 text (invalid start byte at byte 23)\n"
     )
+
+
+# -- the listing order of pods -----------------------------------------------------------------------
+
+
+def test_the_evictable_pods_of_an_elastic_job_do_not_depend_on_the_listing_order() -> None:
+    # protected (started 11:55, 10m preempt min-runtime): only the pods above minMember may go
+    elastic = group(
+        annotations={"kai.scheduler/last-start-timestamp": "2026-11-22T11:55:00Z"}, minMember=2
+    )
+    pods = [pod(f"train-{i}") for i in range(5)]
+    for i, one in enumerate(pods):
+        one["metadata"]["creationTimestamp"] = f"2026-11-22T10:0{i}:00Z"
+    reports = []
+    for order in (pods, pods[::-1], [pods[3], pods[0], pods[4], pods[2], pods[1]]):
+        text = snapshot_text(QUEUE, elastic, *order)
+        status, out, _ = run(["-", "--output", "json", "--preemptor-queue", "team"], text)
+        assert status == 0
+        decision = strict_json(out)["jobs"][0]["decision"]
+        assert decision["reason"] == "deferred"
+        reports.append(decision["evictable"])
+    assert reports == [["train-4", "train-3", "train-2"]] * 3
