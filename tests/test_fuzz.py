@@ -229,8 +229,12 @@ def render(objects: list[Any], choose: Choose) -> str:
     """The objects as a snapshot's text, sometimes with hostile text around them."""
     form = choose(8)
     if form == 0:  # YAML is read by a pure-Python parser: fewer and smaller, to keep runs fast
-        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-        text = yaml.dump_all(objects[:12], Dumper=dumper, allow_unicode=bool(choose(2)))
+        unicode = bool(choose(2))
+        try:
+            dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+            text = yaml.dump_all(objects[:12], Dumper=dumper, allow_unicode=unicode)
+        except UnicodeEncodeError:  # libyaml cannot write a lone surrogate; PyYAML escapes it
+            text = yaml.dump_all(objects[:12], Dumper=yaml.SafeDumper, allow_unicode=unicode)
     elif form <= 3:
         text = json.dumps({"apiVersion": "v1", "kind": "List", "items": objects})
     else:
