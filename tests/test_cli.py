@@ -633,8 +633,8 @@ def test_strict_times_rejects_the_bundled_unparseable_start_time() -> None:
         ),
         (
             ["explain", "--priority", "high"],
-            "minruntime: error: argument --priority: invalid int value: 'high' "
-            "(see minruntime explain --help)",
+            "minruntime: error: argument --priority: invalid priority 'high' (expected an "
+            "integer from -2147483648 to 2147483647) (see minruntime explain --help)",
         ),
     ],
 )

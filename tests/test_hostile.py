@@ -429,3 +429,27 @@ def test_the_evictable_pods_of_an_elastic_job_do_not_depend_on_the_listing_order
         assert decision["reason"] == "deferred"
         reports.append(decision["evictable"])
     assert reports == [["train-4", "train-3", "train-2"]] * 3
+
+
+# -- command-line values ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("priority", ["9" * 5000, "2147483648", "\u0661\u0662", "1e3"])
+def test_a_priority_that_is_not_a_32_bit_integer_is_a_usage_error(priority: str) -> None:
+    status, out, err = run(["--preemptor-queue", "research", f"--priority={priority}"])
+    assert (status, out) == (2, "")
+    assert len(err) == 1
+    assert err[0].startswith("minruntime: error: argument --priority: invalid priority ")
+    assert err[0].endswith(
+        "(expected an integer from -2147483648 to 2147483647) (see minruntime explain --help)"
+    )
+    assert len(err[0]) < 300
+
+
+def test_a_huge_preemptor_name_gives_a_short_error() -> None:
+    status, _, err = run(["--preemptor", "x" * 100_000])
+    assert status == 1
+    assert err == [
+        "minruntime: error: no pod group 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'...(100000 "
+        "characters)...'xxxxxxxxxx' in the snapshot"
+    ]

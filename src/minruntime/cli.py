@@ -607,6 +607,15 @@ def _in_its_file(
     return InvalidObject(f"{files[0]}: {error}", object=error.object, field=error.field)
 
 
+def _priority(text: str) -> int:
+    """A priority on the command line: a 32-bit integer in ASCII digits, as Kubernetes has."""
+    if not re.fullmatch(r"-?[0-9]{1,10}", text) or not -(2**31) <= int(text) < 2**31:
+        raise argparse.ArgumentTypeError(
+            f"invalid priority {shown(text)} (expected an integer from -2147483648 to 2147483647)"
+        )
+    return int(text)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors raised (so that ``main`` reports them to its own stderr)."""
 
@@ -642,7 +651,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     explain.add_argument(
         "--priority",
-        type=int,
+        type=_priority,
         default=None,
         help="the hypothetical preemptor's priority (default: above every job's)",
     )
@@ -704,7 +713,7 @@ def _explain(
     elif args.preemptor_queue is not None:
         if args.preemptor_queue not in snapshot.tree:
             raise LookupError(
-                f"--preemptor-queue: queue {args.preemptor_queue!r} is not in the snapshot"
+                f"--preemptor-queue: queue {shown(args.preemptor_queue)} is not in the snapshot"
             )
         priority = args.priority
         if priority is None:

@@ -423,9 +423,11 @@ class Snapshot:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise LookupError(f"no pod group {reference!r} in the snapshot")
+            raise LookupError(f"no pod group {shown(reference)} in the snapshot")
         ids = ", ".join(job.id for job in matches)
-        raise LookupError(f"pod group name {reference!r} is ambiguous: {ids}; use namespace/name")
+        raise LookupError(
+            f"pod group name {shown(reference)} is ambiguous: {ids}; use namespace/name"
+        )
 
 
 def _group(obj: Object) -> str:
