@@ -28,7 +28,6 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
-    "sphinxcontrib.mermaid",
 ]
 
 source_suffix = {".md": "markdown"}
@@ -37,7 +36,6 @@ exclude_patterns = ["_build"]
 
 # -- MyST ---------------------------------------------------------------------------------------
 
-myst_fence_as_directive = ["mermaid"]
 myst_heading_anchors = 3
 
 # -- autodoc and napoleon (Google-style docstrings: Args, Returns, Raises, Attributes) -----------
@@ -53,6 +51,9 @@ napoleon_use_rtype = False
 # -- HTML ---------------------------------------------------------------------------------------
 
 html_theme = "furo"
+# Everything a page needs is in the build: no script or style from another site (offline reading).
+html_static_path = ["_static"]
+html_css_files = ["tables.css"]
 html_title = f"minruntime {release}"
 pygments_style = "sphinx"
 pygments_dark_style = "monokai"

@@ -148,9 +148,9 @@ def test_explain_json_writes_nothing_to_stderr_and_carries_the_warnings() -> Non
 
 def test_explain_table_header_names_the_snapshot_and_the_instant() -> None:
     lines = run(["explain"]).out.splitlines()
-    assert lines[:2] == [
-        "Snapshot the bundled example: 9 queues, 21 pod groups, 19 running; evaluated at "
-        "2026-11-22T12:00:00Z",
+    assert lines[:3] == [
+        "Snapshot: the bundled example (9 queues, 21 pod groups, 19 running)",
+        "Evaluated at 2026-11-22T12:00:00Z; the times below are UTC",
         "Defaults: preempt min-runtime 5m, reclaim min-runtime 15m, reclaim resolve method lca",
     ]
 
@@ -221,7 +221,7 @@ def test_dash_table_differs_from_the_bundled_run_only_in_the_source_name() -> No
     piped = run(["explain", "-", "--now", EXAMPLE_INSTANT], stdin=BUNDLED_TEXT)
     bundled = run(["explain"])
     assert piped.out.splitlines()[0] == (
-        "Snapshot -: 9 queues, 21 pod groups, 19 running; evaluated at 2026-11-22T12:00:00Z"
+        "Snapshot: standard input (9 queues, 21 pod groups, 19 running)"
     )
     assert piped.out.splitlines()[1:] == bundled.out.splitlines()[1:]
     assert piped.err == bundled.err
@@ -311,23 +311,19 @@ def test_now_accepts_rfc3339_posix_seconds_and_offsets(now: str, shown: str) -> 
 
 def test_now_shows_in_the_table_header_and_moves_the_retry_line() -> None:
     lines = run(["explain", "--preemptor", FINETUNE, "--now", "+5m"]).out.splitlines()
-    assert lines[0].endswith("evaluated at 2026-11-22T12:05:00Z")
-    (row,) = [line for line in lines if line.startswith("nlp-team/tokenizer-ablation ")]
+    assert lines[1] == "Evaluated at 2026-11-22T12:05:00Z; the times below are UTC"
+    (row,) = [line for line in lines if line.startswith("  nlp-team/tokenizer-ablation ")]
     assert row.split() == [
         "nlp-team/tokenizer-ablation",
-        "research-nlp",
-        "preempt",
-        "allowed",
+        "yes",
         "eligible",
         "10m",
         "(research)",
         "ended",
-        "12:05:00Z",
-        "0.17h",  # ten minutes since its start, one GPU
+        "0.17",  # GPU-hours: ten minutes since its start, one GPU
         "4",
-        "1:",
-        "tokenizer-ablation-0",
     ]
+    assert lines[lines.index(row) + 1] == "      evictable: tokenizer-ablation-0"
     assert lines[-1] == (
         "Retry at 2026-11-22T12:20:00Z: the next protection that would free a victim ends then."
     )
@@ -362,7 +358,7 @@ def test_the_bundled_example_is_evaluated_at_its_own_instant_not_the_clock() -> 
 def test_preemptor_queue_defaults_to_a_priority_above_every_job() -> None:
     result = run(["explain", "--preemptor-queue", "research-nlp"])
     assert result.status == 0
-    assert result.out.splitlines()[3] == (
+    assert result.out.splitlines()[4] == (
         "Preemptor: hypothetical job (hypothetical) in queue research-nlp, priority 126, "
         "0 pending pods"
     )
@@ -637,8 +633,8 @@ def test_strict_times_rejects_the_bundled_unparseable_start_time() -> None:
         ),
         (
             ["explain", "--priority", "high"],
-            "minruntime: error: argument --priority: invalid int value: 'high' "
-            "(see minruntime explain --help)",
+            "minruntime: error: argument --priority: invalid priority 'high' (expected an "
+            "integer from -2147483648 to 2147483647) (see minruntime explain --help)",
         ),
     ],
 )
@@ -665,6 +661,8 @@ TOP_KEYS = {
     "config",
     "queues",
     "podGroups",
+    "running",
+    "queueTree",
     "preemptor",
     "jobs",
     "retryAt",
@@ -710,7 +708,7 @@ PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods"}
 def test_json_output_has_exactly_the_documented_keys(extra: list[str]) -> None:
     """A change to this set is a change of the format: bump JSON_SCHEMA_ID with it."""
     report = run(["explain", *extra, "--output", "json"]).report
-    assert report["schema"] == JSON_SCHEMA_ID == "minruntime.explain/v1"
+    assert report["schema"] == JSON_SCHEMA_ID == "minruntime.explain/v2"
     assert set(report) == TOP_KEYS
     assert set(report["config"]) == CONFIG_KEYS
     assert len(report["jobs"]) == 19
@@ -808,3 +806,111 @@ def test_a_reader_going_away_stops_the_command_quietly() -> None:
     status = main(["explain"], stdin=io.StringIO(), stdout=_ClosedPipe(), stderr=err)
     assert status == 141
     assert err.getvalue() == ""
+
+
+# -- the queue tree: the worked example's drawing and the queues view ----------------------------
+
+
+def test_example_draws_each_queue_under_its_own_parent() -> None:
+    lines = run(["example"]).out.splitlines()
+    start = lines.index("Queue tree (preempt / reclaim min-runtime; - = unset, inherited):")
+    assert lines[start + 1 : start + 8] == [
+        "  A                  preempt -    reclaim -",
+        "  `-- B              preempt 10m  reclaim 10m",
+        "      |-- C          preempt -    reclaim -",
+        "      |   |-- leaf1  preempt 5m   reclaim 0s",
+        "      |   `-- leaf2  preempt -    reclaim 3m",
+        "      `-- D          preempt -    reclaim 1m",
+        "          `-- leaf3  preempt -    reclaim -",
+    ]
+
+
+BUNDLED_QUEUES = [
+    "QUEUE                    PREEMPT MR (FROM)   RECLAIM: SIBLING      RECLAIM: OTHER TREE",
+    "company                  5m (default)        1h (company)          1h (company)",
+    "|-- production           never (production)  1h (company)          1h (company)",
+    "|   |-- prod-batch       5m (prod-batch)     1h (company)          1h (company)",
+    "|   `-- prod-inference   never (production)  1h (company)          1h (company)",
+    "`-- research             10m (research)      30m (research)        1h (company)",
+    "    |-- research-nlp     10m (research)      30m (research)        1h (company)",
+    "    `-- research-vision  10m (research)      2h (research-vision)  1h (company)",
+    "sandbox                  5m (default)        0s (sandbox)          0s (sandbox)",
+    "`-- sandbox-users        5m (default)        0s (sandbox)          0s (sandbox)",
+]
+
+
+def test_queues_view_shows_each_queues_effective_min_runtimes_and_their_source() -> None:
+    lines = run(["explain", "--queues"]).out.splitlines()
+    assert lines[4 : 4 + len(BUNDLED_QUEUES)] == BUNDLED_QUEUES
+
+
+def test_a_snapshot_of_queues_only_shows_the_queues_view() -> None:
+    queues = [obj for obj in json.loads(BUNDLED_TEXT)["items"] if obj["kind"] == "Queue"]
+    result = run(["explain", "-"], stdin=json.dumps(queues), now=EXAMPLE_NOW)
+    assert result.status == 0
+    lines = result.out.splitlines()
+    assert lines[0] == "Snapshot: standard input (9 queues, 0 pod groups, 0 running)"
+    # no scheduler config in it: the default preempt min-runtime is 0s, not the example's 5m
+    assert lines[4 : 4 + len(BUNDLED_QUEUES)] == [
+        line.replace("5m (default)", "0s (default)") for line in BUNDLED_QUEUES
+    ]
+
+
+def test_queue_method_shows_one_reclaim_column() -> None:
+    objects = [
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "org"},
+         "spec": {"reclaimMinRuntime": "1h"}},
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
+         "spec": {"parentQueue": "org", "preemptMinRuntime": "-1"}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+         "data": {"config.json": json.dumps({"tiers": [{"plugins": [{"name": "minruntime",
+          "arguments": {"reclaimResolveMethod": "queue"}}]}]})}},
+    ]  # fmt: skip
+    result = run(["explain", "-"], stdin=json.dumps(objects), now=EXAMPLE_NOW)
+    assert result.out.splitlines()[4:7] == [
+        "QUEUE     PREEMPT MR (FROM)  RECLAIM MR (FROM)",
+        "org       0s (default)       1h (org)",
+        "`-- team  never (team)       1h (org)",
+    ]
+    json_run = run(["explain", "-", "--output", "json"], stdin=json.dumps(objects), now=EXAMPLE_NOW)
+    assert json_run.report["queueTree"] == [
+        {
+            "name": "org",
+            "parent": None,
+            "preempt": {"minRuntime": "0s", "source": None},
+            "reclaim": {"minRuntime": "1h", "source": "org"},
+            "reclaimFromAnotherTree": {"minRuntime": "1h", "source": "org"},
+        },
+        {
+            "name": "team",
+            "parent": "org",
+            "preempt": {"minRuntime": "never", "source": "team"},
+            "reclaim": {"minRuntime": "1h", "source": "org"},
+            "reclaimFromAnotherTree": {"minRuntime": "1h", "source": "org"},
+        },
+    ]
+
+
+def test_the_default_table_fits_about_a_hundred_columns() -> None:
+    for arguments in ([], ["--preemptor", FINETUNE], ["--preemptor", CHAT_API], ["--queues"]):
+        widths = [len(line) for line in run(["explain", *arguments]).out.splitlines()]
+        assert max(widths) <= 108, arguments
+
+
+def test_an_error_in_one_of_several_files_names_that_file(tmp_path: Path) -> None:
+    good = tmp_path / "queues.json"
+    good.write_text(
+        json.dumps(
+            {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}}
+        )
+    )
+    bad = tmp_path / "groups.yaml"
+    bad.write_text(
+        "apiVersion: scheduling.run.ai/v2alpha2\nkind: PodGroup\n"
+        "metadata: {name: train, namespace: ml}\nspec: {queue: q, minMember: -3}\n"
+    )
+    result = run(["explain", str(good), str(bad)], now=EXAMPLE_NOW)
+    assert result.status == 1
+    assert result.err_lines == [
+        f"minruntime: error: {bad}: PodGroup/ml/train spec.minMember: must be >= 0, got -3"
+    ]

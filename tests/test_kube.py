@@ -416,7 +416,7 @@ def test_load_objects_without_pyyaml_asks_for_it_for_yaml_text(
     with pytest.raises(InvalidObject) as caught:
         load_objects("kind: Queue\n", origin="cluster.yaml")
     assert str(caught.value) == (
-        "cluster.yaml: not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'"
+        "cluster.yaml: not JSON; reading YAML needs PyYAML: pip install PyYAML"
     )
     assert load_objects('[{"kind": "Queue"}]') == [{"kind": "Queue"}]
 
@@ -1542,12 +1542,12 @@ def test_no_config_in_the_snapshot_gives_the_defaults_with_a_warning() -> None:
     "data",
     [
         {"ca.crt": "-----BEGIN CERTIFICATE-----"},
-        {"settings.json": json.dumps({"tiers": "not a list"})},
         {"settings.json": json.dumps({"actions": "allocate"})},
         {"broken.yaml": "a: [1"},
         {"list.json": "[1, 2]"},
+        {"notes.txt": "pricing tiers: gold, silver"},
     ],
-    ids=["plain-text", "tiers-not-a-list", "no-tiers", "broken-yaml", "array"],
+    ids=["plain-text", "no-tiers", "broken-yaml", "array", "text-mentioning-tiers"],
 )
 def test_config_maps_that_are_not_scheduler_configs_are_ignored(data: JSON) -> None:
     snapshot = read_snapshot([config_map("other", data)])
@@ -1857,3 +1857,221 @@ def test_snapshot_values_are_frozen() -> None:
     with pytest.raises(AttributeError):
         snapshot.jobs[0].name = "other"  # type: ignore[misc]
     assert isinstance(snapshot.tree, QueueTree)
+
+
+def test_a_config_map_whose_tiers_is_not_a_list_is_an_error_naming_the_entry() -> None:
+    """A scheduler config that cannot be read is not the same as no scheduler config."""
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([config_map("other", {"settings.json": json.dumps({"tiers": "a list?"})})])
+    assert str(caught.value) == (
+        "ConfigMap/kai-scheduler/other data['settings.json']: looks like a scheduler config (it "
+        "mentions 'tiers') but cannot be read: tiers: expected a list, got str"
+    )
+
+
+def test_an_unparseable_scheduler_config_is_an_error_or_a_warning_when_lenient() -> None:
+    broken = config_map("scheduler-config", {"config.yaml": "tiers: [{plugins: [}"})
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([broken])
+    assert str(caught.value).startswith(
+        "ConfigMap/kai-scheduler/scheduler-config data['config.yaml']: looks like a scheduler "
+        "config (it mentions 'tiers') but cannot be read: while parsing a flow node expected "
+        "the node content, but found '}'"
+    )
+    snapshot = read_snapshot([broken], lenient_config=True)
+    assert snapshot.config == Config()
+    assert len(snapshot.warnings) == 1
+    assert snapshot.warnings[0].endswith("; ignored (lenient config), using the defaults")
+    assert NO_CONFIG_WARNING not in snapshot.warnings
+
+
+# -- nothing dropped in silence (BEHAVIOR.md section 13; docs/decisions/nothing-dropped-in-silence.md)
+
+
+def without(obj: JSON, key: str) -> JSON:
+    return {k: v for k, v in obj.items() if k != key}
+
+
+def test_a_queue_without_api_version_is_read_with_a_warning() -> None:
+    snapshot = read_snapshot([without(queue_object("team", reclaimMinRuntime="7m"), "apiVersion")])
+    assert snapshot.tree["team"].reclaim_min_runtime == MinRuntime("7m")
+    assert snapshot.warnings[0] == "Queue/team: no apiVersion; read as scheduling.run.ai/v2"
+
+
+def test_a_pod_group_without_api_version_is_read_with_a_warning() -> None:
+    snapshot = read_snapshot([TEAM, without(pod_group(), "apiVersion"), pod("train-0")])
+    assert [job.id for job in snapshot.jobs] == ["ml/train"]
+    assert snapshot.warnings[0] == (
+        "PodGroup/ml/train: no apiVersion; read as scheduling.run.ai/v2alpha2"
+    )
+
+
+@pytest.mark.parametrize(
+    ("api_version", "expected"),
+    [
+        ("scheduling.run.ai/v1", "scheduling.run.ai/v2"),
+        ("scheduling.run.ai", "scheduling.run.ai/v2"),
+        ("Scheduling.Run.AI/v2", "scheduling.run.ai/v2"),
+        ("scheduling.run.ai/v2alpha2", "scheduling.run.ai/v2"),
+    ],
+)
+def test_a_queue_of_an_unknown_scheduler_api_version_is_an_error(
+    api_version: str, expected: str
+) -> None:
+    queue = dict(queue_object("team"), apiVersion=api_version)
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([queue])
+    assert str(caught.value) == (
+        f"Queue/team apiVersion: {api_version!r} is not one the library reads "
+        f"(expected {expected!r})"
+    )
+    assert caught.value.field == "apiVersion"
+
+
+def test_a_queue_of_another_scheduler_is_ignored_with_a_warning() -> None:
+    volcano = dict(queue_object("default"), apiVersion="scheduling.volcano.sh/v1beta1")
+    snapshot = read_snapshot([TEAM, volcano])
+    assert list(snapshot.tree) == ["team"]
+    assert snapshot.warnings[0] == (
+        "Queue/default: apiVersion 'scheduling.volcano.sh/v1beta1' is not the scheduler's "
+        "(scheduling.run.ai/v2); ignored"
+    )
+
+
+@pytest.mark.parametrize(
+    ("obj", "kind", "meant"),
+    [
+        (dict(queue_object("team"), kind="queue"), "queue", "Queue"),
+        (dict(pod_group(), kind="Podgroup"), "Podgroup", "PodGroup"),
+        (dict(pod("p"), kind="POD"), "POD", "Pod"),
+        (
+            without(dict(priority_class("x", 1), kind="priorityClass"), "apiVersion"),
+            "priorityClass",
+            "PriorityClass",
+        ),
+    ],
+)
+def test_a_kind_in_the_wrong_case_is_an_error(obj: JSON, kind: str, meant: str) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([TEAM, obj])
+    assert str(caught.value).endswith(
+        f" kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r})"
+    )
+
+
+def test_a_lower_case_kind_of_another_api_group_is_not_ours() -> None:
+    other = {"apiVersion": "example.com/v1", "kind": "queue", "metadata": {"name": "q"}}
+    assert read_snapshot([TEAM, other]).warnings == (NO_CONFIG_WARNING,)
+
+
+def test_an_object_without_a_kind_is_ignored_with_a_warning() -> None:
+    snapshot = read_snapshot([TEAM, without(pod("stray"), "kind")])
+    assert snapshot.warnings[0] == "object/ml/stray: an object without a kind; ignored"
+
+
+@pytest.mark.parametrize("items", [{"kind": "Queue"}, "queues", 3])
+def test_a_list_whose_items_is_not_a_list_is_an_error(items: object) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}), origin="f")
+    assert str(caught.value) == (
+        f"f: List items: expected a list of objects, got {type(items).__name__}"
+    )
+
+
+def test_a_pod_group_naming_no_known_queue_is_a_warning() -> None:
+    snapshot = read_snapshot([TEAM, pod_group(queue="teem"), pod("train-0")])
+    assert snapshot.warnings[-1] == (
+        "PodGroup/ml/train: queue 'teem' is not in the snapshot; its decisions say the "
+        "victim's queue is unknown"
+    )
+
+
+def test_an_identical_duplicate_is_read_once_with_a_warning() -> None:
+    twin = pod("train-0")
+    snapshot = read_snapshot([TEAM, pod_group(), twin, pod("train-1"), twin, twin])
+    assert only_job(snapshot).task_count == 2
+    assert "Pod/ml/train-0: listed 3 times (identical); read once" in snapshot.warnings
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "name"),
+    [
+        (pod_group(minMember=1), pod_group(minMember=2), "PodGroup/ml/train"),
+        (pod("train-0"), pod("train-0", phase="Pending"), "Pod/ml/train-0"),
+        (priority_class("train", 50), priority_class("train", 60), "PriorityClass/train"),
+    ],
+)
+def test_two_different_objects_of_one_name_are_an_error(
+    first: JSON, second: JSON, name: str
+) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([TEAM, pod_group(), first, second])
+    assert str(caught.value) == (
+        f"the snapshot holds two different objects with one name: {name} (a snapshot must "
+        "hold one version of each object)"
+    )
+
+
+def test_conflicting_queue_duplicates_are_reported_with_the_tree() -> None:
+    with pytest.raises(InvalidQueueTree) as caught:
+        read_snapshot([TEAM, queue_object("team", reclaimMinRuntime="1m")])
+    assert caught.value.problems == ("duplicate queue name 'team' (2 queues)",)
+
+
+def label(value: str) -> dict[str, str]:
+    return {"kai.scheduler/preemptibility": value}
+
+
+def test_pods_that_disagree_on_preemptibility_warn_and_the_first_by_creation_decides() -> None:
+    older = dict(pod("b-older", labels=label("non-preemptible")))
+    older["metadata"]["creationTimestamp"] = "2026-11-22T10:00:00Z"
+    newer = dict(pod("a-newer", labels=label("preemptible")))
+    newer["metadata"]["creationTimestamp"] = "2026-11-22T11:00:00Z"
+    for order in ([newer, older], [older, newer]):
+        job = read_one(pod_group(), *order)
+        assert str(job.preemptibility.value) == "non-preemptible"
+        assert job.warnings[0] == (
+            "PodGroup/ml/train: its pods disagree on kai.scheduler/preemptibility "
+            "('non-preemptible' on b-older; 'preemptible' on a-newer); the first pod (by "
+            "creation time, then name) decides"
+        )
+
+
+def test_pods_are_ordered_by_creation_time_then_name_whatever_the_listing() -> None:
+    pods = [pod(f"w-{i}") for i in range(4)]
+    pods[3]["metadata"]["creationTimestamp"] = "2026-11-22T09:00:00Z"
+    pods[1]["metadata"]["creationTimestamp"] = "2026-11-22T10:00:00Z"
+    for order in (pods, pods[::-1], [pods[2], pods[0], pods[3], pods[1]]):
+        job = read_one(pod_group(), *order)
+        names = [task.id for pod_set in job.job.pod_sets for task in pod_set.tasks]
+        assert names == ["w-3", "w-1", "w-0", "w-2"]
+
+
+@pytest.mark.parametrize(
+    ("field", "meant"),
+    [
+        ("reclaimMinRunTime", "reclaimMinRuntime"),
+        ("preemptMinRuntimes", "preemptMinRuntime"),
+        ("parentqueue", "parentQueue"),
+        ("maxEviction", "maxEvictions"),
+    ],
+)
+def test_a_misspelt_queue_field_is_a_warning_naming_the_known_one(field: str, meant: str) -> None:
+    snapshot = read_snapshot([queue_object("team", **{field: "5m"})])
+    assert snapshot.warnings[0] == (
+        f"Queue/team spec.{field}: unknown field, ignored; did you mean spec.{meant}?"
+    )
+
+
+def test_an_unrelated_queue_field_is_not_warned_about() -> None:
+    snapshot = read_snapshot([queue_object("team", quota={"gpu": 4}, priority=3)])
+    assert snapshot.warnings == (NO_CONFIG_WARNING,)
+
+
+@pytest.mark.parametrize(("kind", "meant"), [("list", "List"), ("PodLIST", "PodList")])
+def test_a_list_kind_in_the_wrong_case_is_an_error(kind: str, meant: str) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(json.dumps({"kind": kind, "items": [TEAM]}), origin="f")
+    assert str(caught.value) == (
+        f"f: {kind} kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r})"
+    )

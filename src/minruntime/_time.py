@@ -86,3 +86,20 @@ def instant_ns(value: object, job: object) -> int:
         except TypeError:
             pass
     return to_ns(value, f"job {getattr(job, 'id', job)!r} start_time")
+
+
+def checked_from_ns(ns: int, what: str) -> datetime:
+    """Like :func:`from_ns`, but an instant a datetime cannot hold is an error, not clamped.
+
+    Raises:
+        InvalidTimestamp: for an instant before 0001-01-01 or after 9999-12-31 (UTC).
+    """
+    moment = from_ns(ns)
+    if moment in (FOREVER, EARLIEST):
+        raise InvalidTimestamp(
+            f"time for {what} out of range (expected an instant between "
+            "0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z)",
+            value=ns,
+            origin=what,
+        )
+    return moment

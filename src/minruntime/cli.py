@@ -5,13 +5,15 @@
 and where that came from, its start time, its preempt min-runtime and where that came from, and
 whether it is protected now. With ``--preemptor POD_GROUP`` (or ``--preemptor-queue QUEUE``) it
 shows, per running job, whether that preemptor may preempt or reclaim it, why, until when it is
-protected, which pods could go, and when to retry. Without a snapshot it explains a bundled
+protected, which pods could go, and when to retry. ``--queues`` shows each queue's effective
+min-runtimes and where they come from instead. Without a snapshot it explains a bundled
 example cluster. ``minruntime example`` prints a worked example of the resolution rules.
 ``minruntime simulate`` replays a cluster trace under min-runtime settings
 (:mod:`minruntime.sim`).
 
-Errors in the input go to standard error, one line each, and the exit status is 1 (2 for bad
-arguments).
+Errors in the input go to standard error, one line each (naming the file, when the snapshot
+comes from several), and the exit status is 1 (2 for bad arguments). Hostile input is one of
+these errors, never a traceback; the terminal never receives a raw control character.
 """
 
 from __future__ import annotations
@@ -20,19 +22,26 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from importlib import resources
 from typing import Any, Final, NoReturn, TextIO
 
-from minruntime._time import FOREVER, from_ns, to_ns
+import attrs
+
+from minruntime._text import shown
+from minruntime._time import FOREVER, checked_from_ns, to_ns
 from minruntime.config import Config
-from minruntime.decisions import Action, Decision
+from minruntime.decisions import Action, Decision, Resolution
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
+from minruntime.kube import _name as object_name
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
 from minruntime.session import Session
@@ -43,10 +52,13 @@ __all__ = ["EXAMPLE_NOW", "JSON_SCHEMA_ID", "explain_report", "main", "worked_ex
 EXAMPLE_NOW: Final = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 """The instant the bundled example cluster was captured at, and is evaluated at by default."""
 
-JSON_SCHEMA_ID: Final = "minruntime.explain/v1"
+JSON_SCHEMA_ID: Final = "minruntime.explain/v2"
 """The ``schema`` field of ``minruntime explain --output json``; it changes only with the format."""
 
 _EXAMPLE_RESOURCE: Final = "data/example-cluster.json"
+_MAX_INPUT_CHARACTERS: Final = 1 << 30
+"""The most a snapshot file (or standard input) may hold: reading stops there, so that pointing
+the command at ``/dev/zero`` or an endless pipe is an error, not a hang."""
 _PENDING: Final = frozenset({TaskStatus.PENDING, TaskStatus.GATED})
 
 
@@ -67,37 +79,95 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def _short(moment: datetime | None, now: datetime) -> str:
-    """A time for the table: the clock time, and the day when it is not ``now``'s day."""
+    """A time for the table (UTC): the clock time on ``now``'s day, the day and minute in its
+    year, else the date."""
     if moment is None:
         return "-"
     if moment == FOREVER:
         return "never"
     utc = moment.astimezone(UTC)
-    clock = utc.strftime("%H:%M:%SZ")
-    return clock if utc.date() == now.date() else utc.strftime("%Y-%m-%d ") + clock
+    if utc.date() == now.date():
+        return utc.strftime("%H:%M:%S")
+    return utc.strftime("%m-%d %H:%M") if utc.year == now.year else utc.strftime("%Y-%m-%d")
 
 
 def _ago(delta: timedelta) -> str:
     return str(MinRuntime(int(abs(delta.total_seconds()))))
 
 
+def _parse_iso(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
 def _until(value: str | None, now: datetime) -> str:
-    """A protected-until cell: '-' without one, 'never', or the time ('ended' when past)."""
+    """A protected-until cell: '-' without one, 'never', the time, or 'ended' when past."""
     if value is None or value == "never":
         return value or "-"
-    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return _short(moment, now) if moment > now else f"ended {_short(moment, now)}"
+    moment = _parse_iso(value)
+    return _short(moment, now) if moment > now else "ended"
 
 
 def _work(seconds: float) -> str:
-    """Unsaved work for the table, in weight-hours (GPU-hours when weights are GPUs)."""
-    return f"{seconds / 3600:.2f}h"
+    """Unsaved work for the table, in GPU-hours (weight-hours when pods carry a weight)."""
+    return f"{seconds / 3600:.2f}"
 
 
-def _table(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+_WIDTH: Final = 100
+"""The width the table's notes are wrapped to (the rows fit it unless names are long)."""
+_CELL_WIDTH: Final = 48
+"""The widest a table cell may be: a longer name is cut (the JSON output holds it in full)."""
+
+
+def _escape(text: str) -> str:
+    """Text safe for a terminal: control and format characters (escape sequences, bidi
+    overrides, newlines) are shown as Python escapes instead of reaching the terminal.
+
+    >>> print(_escape("a\\x1b[2Jb\\u202ec"))
+    a\\x1b[2Jb\\u202ec
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
+def _cell(text: str, width: int = _CELL_WIDTH) -> str:
+    """A table cell: escaped, and cut to ``width`` characters with ``...`` when longer.
+
+    >>> _cell("x" * 60, 10)
+    'xxxxxxx...'
+    """
+    escaped = _escape(text)
+    return escaped if len(escaped) <= width else escaped[: width - 3] + "..."
+
+
+class _Terminal:
+    """A text stream that never fails on a character its encoding lacks: the line is written
+    with that character as a backslash escape (as ``errors="backslashreplace"`` would)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except UnicodeEncodeError:
+            safe = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
+            return self.stream.write(safe)
+
+
+def _table(rows: list[list[str]], width: int = _CELL_WIDTH + 2) -> list[str]:
+    """Rows aligned in columns; a row of one cell (a heading or a note) is written as it is."""
+    rows = [[_cell(cell, width if len(row) > 1 else 100) for cell in row] for row in rows]
+    full = [row for row in rows if len(row) > 1]
+    widths = [max(len(row[i]) for row in full) for i in range(len(full[0]))]
     return [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        "  ".join(cell.ljust(size) for cell, size in zip(row, widths, strict=True)).rstrip()
+        if len(row) > 1
+        else row[0]
         for row in rows
     ]
 
@@ -182,6 +252,38 @@ def _warnings(snapshot: Snapshot) -> list[str]:
     return warnings
 
 
+def _queue_tree_data(snapshot: Snapshot) -> list[dict[str, Any]]:
+    """Each queue, depth first, with its effective min-runtimes and the queue each comes from."""
+    tree, config = snapshot.tree, snapshot.config
+    # the walk up from a queue itself is the "queue" method's walk, whatever the configured one
+    walk = Session(tree, attrs.evolve(config, reclaim_resolve_method="queue"), 0)
+
+    def value(resolution: Resolution) -> dict[str, Any]:
+        return {"minRuntime": str(resolution.min_runtime), "source": resolution.source}
+
+    entries = []
+    for _, name in _tree_drawing(tree):
+        top = (tree.ancestors(name) or (name,))[-1]
+        entries.append(
+            {
+                "name": name,
+                "parent": tree.parent(name),
+                "preempt": value(walk.resolve(Action.PREEMPT, name, name)),
+                # the walk up from the queue itself (method "queue", or lca from a sibling)
+                "reclaim": value(walk.resolve(Action.RECLAIM, name, name)),
+                # lca from another top-level tree: the walk starts at the top-level queue
+                "reclaimFromAnotherTree": value(
+                    walk.resolve(
+                        Action.RECLAIM,
+                        name,
+                        top if config.reclaim_resolve_method == "lca" else name,
+                    )
+                ),
+            }
+        )
+    return entries
+
+
 def explain_report(
     snapshot: Snapshot,
     now: datetime,
@@ -194,7 +296,7 @@ def explain_report(
     >>> from minruntime.kube import read_snapshot
     >>> report = explain_report(read_snapshot([]), EXAMPLE_NOW)
     >>> report["schema"], report["jobs"], report["retryAt"]
-    ('minruntime.explain/v1', [], None)
+    ('minruntime.explain/v2', [], None)
     """
     session = Session(snapshot.tree, snapshot.config, now)
     config = snapshot.config
@@ -209,6 +311,8 @@ def explain_report(
         },
         "queues": len(snapshot.tree),
         "podGroups": len(snapshot.jobs),
+        "running": len(_running(snapshot)),
+        "queueTree": _queue_tree_data(snapshot),
         "preemptor": None,
         "jobs": [],
         "retryAt": None,
@@ -260,126 +364,212 @@ def explain_report(
     return report
 
 
-def _render_table(report: dict[str, Any], out: TextIO) -> None:
-    now = datetime.fromisoformat(report["now"].replace("Z", "+00:00"))
+_PREEMPTIBLE: Final = {"preemptible": "yes", "non-preemptible": "no", "semi-preemptible": "semi"}
+_LEGACY: Final = str(PreemptibilitySource.LEGACY_PRIORITY)
+
+
+def _protection_cell(job: dict[str, Any], now: datetime) -> str:
+    """The default view's protection cell: how long the job is still protected from preempt."""
+    preempt = job["preempt"]
+    if job["preemptibility"] == "non-preemptible" or preempt["protectedUntil"] == "never":
+        return "never"
+    if preempt["protectedUntil"] is None:
+        return "not started"
+    if not preempt["protected"]:
+        return "-"
+    until = _parse_iso(preempt["protectedUntil"])
+    return f"{_short(until, now)} ({_ago(until - now)})"
+
+
+def _by_queue(report: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The report's jobs grouped by queue, queues in tree order (unknown queues last)."""
+    order = {entry["name"]: i for i, entry in enumerate(report["queueTree"])}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for job in report["jobs"]:
+        groups.setdefault(job["queue"], []).append(job)
+    return sorted(groups.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
+
+
+def _sources_text(sources: list[str]) -> str:
+    names = ["standard input" if source == "-" else source for source in sources]
+    return ", ".join(names) or "-"
+
+
+def _render_table(
+    report: dict[str, Any], out: TextIO, *, tree: QueueTree, queues_view: bool = False
+) -> None:
+    now = _parse_iso(report["now"])
     config = report["config"]
-    sources = ", ".join(report["sources"]) or "-"
     out.write(
-        f"Snapshot {sources}: {report['queues']} queues, {report['podGroups']} pod groups, "
-        f"{len(report['jobs'])} running; evaluated at {report['now']}\n"
+        f"Snapshot: {_escape(_sources_text(report['sources']))} ({report['queues']} queues, "
+        f"{report['podGroups']} pod groups, {report['running']} running)\n"
+        f"Evaluated at {report['now']}; the times below are UTC\n"
+        f"Defaults: preempt min-runtime {config['defaultPreemptMinRuntime']}, reclaim "
+        f"min-runtime {config['defaultReclaimMinRuntime']}, reclaim resolve method "
+        f"{config['reclaimResolveMethod']}\n\n"
     )
-    out.write(
-        f"Defaults: preempt min-runtime {config['defaultPreemptMinRuntime']}, reclaim min-runtime "
-        f"{config['defaultReclaimMinRuntime']}, reclaim resolve method {config['reclaimResolveMethod']}\n\n"
-    )
+    if queues_view:
+        _render_queues(report, out, tree)
+        return
     pre = report["preemptor"]
+    notes: list[str] = []
     if pre is None:
-        rows = [
-            [
-                "JOB",
-                "QUEUE",
-                "PRIORITY",
-                "PREEMPTIBILITY (SOURCE)",
-                "STARTED",
-                "PODS",
-                "PREEMPT MR (FROM)",
-                "NOW",
-            ]
+        rows: list[list[str]] = [
+            ["JOB", "PRIO", "PREEMPTIBLE", "PODS", "STARTED", "PREEMPT MR (FROM)", "PROTECTED"]
         ]
-        for job in report["jobs"]:
-            start = job["startTime"]
-            rows.append(
-                [
-                    job["id"],
-                    job["queue"],
-                    f"{job['priority']}"
-                    + (f" ({job['priorityClass']})" if job["priorityClass"] else ""),
-                    f"{job['preemptibility']} ({job['preemptibilitySource']})",
-                    _short(datetime.fromisoformat(start.replace("Z", "+00:00")), now)
-                    if start
-                    else "-",
-                    f"{job['pods']['active']}/{job['pods']['total']}",
-                    f"{job['preempt']['minRuntime']} ({job['preempt']['source'] or 'default'})",
-                    job["protection"],
-                ]
-            )
+        for queue, jobs in _by_queue(report):
+            rows.append([f"queue {queue}"])
+            for job in jobs:
+                legacy = job["preemptibilitySource"] == _LEGACY
+                start = job["startTime"]
+                rows.append(
+                    [
+                        "  " + _cell(job["id"]),
+                        str(job["priority"]),
+                        _PREEMPTIBLE.get(job["preemptibility"], job["preemptibility"])
+                        + "*" * legacy,
+                        f"{job['pods']['active']}/{job['pods']['total']}",
+                        _short(_parse_iso(start), now) if start else "-",
+                        f"{job['preempt']['minRuntime']} ({job['preempt']['source'] or 'default'})",
+                        _protection_cell(job, now),
+                    ]
+                )
+        if not report["jobs"]:
+            rows.append(["(no running pod groups: minruntime explain --queues shows the queues)"])
+        if any(job["preemptibilitySource"] == _LEGACY for job in report["jobs"]):
+            notes.append("* preemptibility from the legacy priority rule (priority < 100)")
         out.write("\n".join(_table(rows)) + "\n")
     else:
         kind = "hypothetical job" if pre["hypothetical"] else "pending job"
         out.write(
-            f"Preemptor: {kind} {pre['id']} in queue {pre['queue']}, priority {pre['priority']}, "
-            f"{pre['pendingPods']} pending pods\n\n"
+            f"Preemptor: {kind} {_cell(pre['id'])} in queue {_cell(pre['queue'])}, priority "
+            f"{pre['priority']}, {pre['pendingPods']} pending pods\n\n"
         )
-        rows = [
-            [
-                "JOB",
-                "QUEUE",
-                "ACTION",
-                "DECISION",
-                "REASON",
-                "MR (FROM)",
-                "PROTECTED UNTIL",
-                "UNSAVED",
-                "RANK",
-                "EVICTABLE",
-            ]
-        ]
-        for job in report["jobs"]:
-            decision = job["decision"]
-            evictable = decision["evictable"]
-            shown = ", ".join(evictable[:3]) + (
-                f", +{len(evictable) - 3}" if len(evictable) > 3 else ""
-            )
-            until = decision["protectedUntil"]
-            rows.append(
-                [
-                    job["id"],
-                    job["queue"],
-                    decision["action"],
-                    "allowed" if decision["allowed"] else "refused",
-                    decision["reason"],
-                    f"{decision['minRuntime']} ({decision['source'] or 'default'})",
-                    _until(until, now),
-                    _work(decision["unsavedWork"]),
-                    "-" if decision["rank"] is None else str(decision["rank"]),
-                    f"{len(evictable)}: {shown}" if evictable else "-",
-                ]
-            )
+        rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "GPU-H", "RANK"]]
+        for queue, jobs in _by_queue(report):
+            action = jobs[0]["decision"]["action"]
+            rows.append([f"queue {queue} ({action})"])
+            for job in jobs:
+                decision = job["decision"]
+                rows.append(
+                    [
+                        "  " + _cell(job["id"]),
+                        "yes" if decision["allowed"] else "no",
+                        decision["reason"],
+                        f"{decision['minRuntime']} ({decision['source'] or 'default'})",
+                        _until(decision["protectedUntil"], now),
+                        _work(decision["unsavedWork"]),
+                        "-" if decision["rank"] is None else str(decision["rank"]),
+                    ]
+                )
+                evictable = decision["evictable"]
+                if evictable and decision["allowed"]:
+                    shown = ", ".join(_cell(pod) for pod in evictable[:4])
+                    more = f", and {len(evictable) - 4} more" if len(evictable) > 4 else ""
+                    rows.append([f"      evictable: {shown}{more}"])
         out.write("\n".join(_table(rows)) + "\n")
-        retry = report["retryAt"]
-        out.write(
-            f"\nRetry at {retry}: the next protection that would free a victim ends then.\n"
-            if retry
-            else "\nNo protection ends that would free another victim: no retry time.\n"
+        notes.append(
+            "GPU-H: the GPU-hours of work an eviction would lose (since the last checkpoint, else "
+            "the start); RANK: the order victims are taken in"
         )
+        retry = report["retryAt"]
+        notes.append(
+            f"Retry at {retry}: the next protection that would free a victim ends then."
+            if retry
+            else "No protection ends that would free another victim: no retry time."
+        )
+    if notes:
+        out.write("\n" + "\n".join(textwrap.fill(note, _WIDTH) for note in notes) + "\n")
+
+
+def _render_queues(report: dict[str, Any], out: TextIO, tree: QueueTree) -> None:
+    drawn = {name: branch for branch, name in _tree_drawing(tree)}
+    lca = report["config"]["reclaimResolveMethod"] == "lca"
+    header = ["QUEUE", "PREEMPT MR (FROM)", "RECLAIM MR (FROM)"]
+    if lca:
+        header = ["QUEUE", "PREEMPT MR (FROM)", "RECLAIM: SIBLING", "RECLAIM: OTHER TREE"]
+    rows = [header]
+
+    def cell(value: dict[str, Any]) -> str:
+        return f"{value['minRuntime']} ({value['source'] or 'default'})"
+
+    for entry in report["queueTree"]:
+        row = [drawn[entry["name"]], cell(entry["preempt"]), cell(entry["reclaim"])]
+        if lca:
+            row.append(cell(entry["reclaimFromAnotherTree"]))
+        rows.append(row)
+    if len(rows) == 1:
+        rows.append(["(no queues in the snapshot)"])
+    out.write("\n".join(_table(rows, width=64)) + "\n")
+    out.write(
+        "\n"
+        + textwrap.fill(
+            "A value (FROM) is the queue whose setting gives it, or the default. "
+            + (
+                "Reclaim by lca: from a preemptor under the same parent (SIBLING), or in another "
+                "top-level tree (OTHER TREE); in between, the setting of the queue below the lowest "
+                "common ancestor."
+                if lca
+                else "Reclaim by queue: the victim's own queue decides, whoever the preemptor."
+            ),
+            _WIDTH,
+        )
+        + "\n"
+    )
 
 
 # -- the command --------------------------------------------------------------------------------
 
 
-def _read_sources(paths: Sequence[str], stdin: TextIO) -> tuple[list[Any], list[str]]:
+def _read_sources(
+    paths: Sequence[str], stdin: TextIO
+) -> tuple[list[Any], list[str], dict[int, str]]:
+    """The objects of every source, the sources' names, and each object's source (by id)."""
     if not paths:
         text = resources.files("minruntime").joinpath(_EXAMPLE_RESOURCE).read_text(encoding="utf-8")
-        return load_objects(text, origin="the bundled example"), ["the bundled example"]
+        return load_objects(text, origin="the bundled example"), ["the bundled example"], {}
     objects: list[Any] = []
+    origins: dict[int, str] = {}
     for path in paths:
-        if path == "-":
-            text, origin = stdin.read(), "<stdin>"
-        else:
-            try:
+        origin = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                text = stdin.read(_MAX_INPUT_CHARACTERS + 1)
+            else:
                 with open(path, encoding="utf-8") as handle:
-                    text, origin = handle.read(), path
-            except UnicodeDecodeError as error:
-                raise InvalidObject(
-                    f"{path}: not UTF-8 text ({error.reason} at byte {error.start})", object=path
-                ) from None
-        objects.extend(load_objects(text, origin=origin))
-    return objects, ["-" if path == "-" else path for path in paths]
+                    text = handle.read(_MAX_INPUT_CHARACTERS + 1)
+        except UnicodeDecodeError as error:
+            raise InvalidObject(
+                f"{origin}: not UTF-8 text ({error.reason} at byte {error.start})", object=origin
+            ) from None
+        if len(text) > _MAX_INPUT_CHARACTERS:
+            raise InvalidObject(
+                f"{origin}: larger than {_MAX_INPUT_CHARACTERS} characters (a snapshot of a large "
+                "cluster is a few hundred megabytes at most; is it the right file?)",
+                object=origin,
+            )
+        loaded = load_objects(text, origin=origin)
+        origins.update((id(obj), origin) for obj in loaded)
+        objects.extend(loaded)
+    return objects, ["-" if path == "-" else path for path in paths], origins
+
+
+_POSIX_SECONDS: Final = re.compile(r"(-1|[0-9]{1,12})(\.[0-9]{1,9})?")
 
 
 def _parse_now(value: str | None, default: datetime) -> datetime:
     if value is None:
         return default
+    try:
+        return _parse_now_value(value, default)
+    except InvalidTimestamp as error:  # a well-formed time out of range
+        raise _UsageError(
+            f"--now: {shown(value)} is out of range (expected an instant between "
+            "0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z)"
+        ) from error
+
+
+def _parse_now_value(value: str, default: datetime) -> datetime:
     if value.startswith(("+", "-")) and value != "-1":
         sign = -1 if value[0] == "-" else 1
         try:
@@ -388,21 +578,47 @@ def _parse_now(value: str | None, default: datetime) -> datetime:
             offset = MinRuntime.NEVER
         if offset.is_never:
             raise _UsageError(
-                f"--now: invalid offset {value!r} (expected e.g. +15m or -1h30m; "
+                f"--now: invalid offset {shown(value)} (expected e.g. +15m or -1h30m; "
                 "write a negative offset as --now=-15m)"
             )
-        return from_ns(to_ns(default, "--now") + sign * offset._ns)
+        return checked_from_ns(to_ns(default, "--now") + sign * offset.ns, "--now")
     try:
         return parse_rfc3339(value, origin="--now")
-    except InvalidTimestamp:
-        pass
-    try:
-        return from_ns(to_ns(float(value), "--now"))
-    except (ValueError, InvalidTimestamp):
-        raise _UsageError(
-            f"--now: invalid time {value!r} (expected RFC 3339 like 2026-11-22T12:00:00Z, POSIX "
-            "seconds, or an offset like +15m)"
-        ) from None
+    except InvalidTimestamp as error:
+        if "out of range" in str(error):
+            raise
+    if _POSIX_SECONDS.fullmatch(value):
+        return checked_from_ns(round(Fraction(value) * 10**9), "--now")
+    raise _UsageError(
+        f"--now: invalid time {shown(value)} (expected RFC 3339 like 2026-11-22T12:00:00Z, POSIX "
+        "seconds, or an offset like +15m)"
+    )
+
+
+def _in_its_file(
+    error: InvalidObject, objects: list[Any], origins: dict[int, str]
+) -> InvalidObject:
+    """The error, its message prefixed with the file that holds the object it names (when the
+    snapshot comes from several files and exactly one of them holds such an object)."""
+    files = sorted(
+        {
+            origins[id(obj)]
+            for obj in objects
+            if id(obj) in origins and object_name(obj) == error.object
+        }
+    )
+    if len(files) != 1:
+        return error
+    return InvalidObject(f"{files[0]}: {error}", object=error.object, field=error.field)
+
+
+def _priority(text: str) -> int:
+    """A priority on the command line: a 32-bit integer in ASCII digits, as Kubernetes has."""
+    if not re.fullmatch(r"-?[0-9]{1,10}", text) or not -(2**31) <= int(text) < 2**31:
+        raise argparse.ArgumentTypeError(
+            f"invalid priority {shown(text)} (expected an integer from -2147483648 to 2147483647)"
+        )
+    return int(text)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -440,7 +656,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     explain.add_argument(
         "--priority",
-        type=int,
+        type=_priority,
         default=None,
         help="the hypothetical preemptor's priority (default: above every job's)",
     )
@@ -451,6 +667,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "current time; for the bundled example, the instant it was captured)",
     )
     explain.add_argument("--output", choices=["table", "json"], default="table")
+    explain.add_argument(
+        "--queues",
+        action="store_true",
+        help="show each queue's effective preempt and reclaim min-runtimes and the queue (or "
+        "default) each comes from, instead of the jobs (the default view when the snapshot has "
+        "queues and no pod groups); the JSON output always has them under queueTree",
+    )
     explain.add_argument(
         "--strict-times", action="store_true", help="an unreadable start time is an error"
     )
@@ -477,20 +700,25 @@ def _explain(
     if args.priority is not None and args.preemptor_queue is None:
         raise _UsageError("--priority only applies with --preemptor-queue")
     now = _parse_now(args.now, EXAMPLE_NOW if not args.snapshots else clock_now)
-    objects, sources = _read_sources(args.snapshots, stdin)
-    snapshot = read_snapshot(
-        objects,
-        lenient_config=args.lenient_config,
-        strict_times=args.strict_times,
-        orphans_as_top_level=args.orphans_as_top_level,
-    )
+    objects, sources, origins = _read_sources(args.snapshots, stdin)
+    try:
+        snapshot = read_snapshot(
+            objects,
+            lenient_config=args.lenient_config,
+            strict_times=args.strict_times,
+            orphans_as_top_level=args.orphans_as_top_level,
+        )
+    except InvalidObject as error:
+        if len(sources) < 2:
+            raise
+        raise _in_its_file(error, objects, origins) from None
     preemptor: SnapshotJob | Job | None = None
     if args.preemptor is not None:
         preemptor = snapshot.find(args.preemptor)
     elif args.preemptor_queue is not None:
         if args.preemptor_queue not in snapshot.tree:
             raise LookupError(
-                f"--preemptor-queue: queue {args.preemptor_queue!r} is not in the snapshot"
+                f"--preemptor-queue: queue {shown(args.preemptor_queue)} is not in the snapshot"
             )
         priority = args.priority
         if priority is None:
@@ -498,11 +726,13 @@ def _explain(
         preemptor = Job("(hypothetical)", args.preemptor_queue, priority=priority)
     report = explain_report(snapshot, now, preemptor=preemptor, sources=sources)
     if args.output == "json":
-        out.write(json.dumps(report, indent=2) + "\n")
+        # allow_nan=False: a non-finite number is refused where it is read; this is the guard
+        out.write(json.dumps(report, indent=2, allow_nan=False) + "\n")
     else:
-        _render_table(report, out)
+        queues_view = args.queues or (not snapshot.jobs and len(snapshot.tree) > 0)
+        _render_table(report, out, tree=snapshot.tree, queues_view=queues_view)
         for warning in report["warnings"]:
-            err.write(f"minruntime: warning: {warning}\n")
+            err.write(f"minruntime: warning: {_escape(warning)}\n")
     return 0
 
 
@@ -545,13 +775,15 @@ def _main(
         return simulate(arguments[1:], stdout=out, stderr=err)
     if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
         arguments = ["explain", *arguments]  # explain is the default command
+    raw_out, raw_err = out, err
+    out, err = _Terminal(out), _Terminal(err)  # type: ignore[assignment]
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with contextlib.redirect_stdout(raw_out), contextlib.redirect_stderr(raw_err):
             args = _build_parser().parse_args(arguments)  # --help prints and exits 0
     except SystemExit as exit:
         return exit.code if isinstance(exit.code, int) else 0
     except _UsageError as error:
-        err.write(f"minruntime: error: {error}\n")
+        err.write(f"minruntime: error: {_escape(str(error))}\n")
         return 2
     try:
         if args.command == "example":
@@ -560,13 +792,13 @@ def _main(
         clock_now = now if now is not None else datetime.now(UTC)
         return _explain(args, stdin, out, err, clock_now)
     except _UsageError as error:
-        err.write(f"minruntime: error: {error}\n")
+        err.write(f"minruntime: error: {_escape(str(error))}\n")
         return 2
     except BrokenPipeError:
         raise
     except (MinRuntimeError, LookupError, OSError) as error:
         for line in _error_lines(error):
-            err.write(f"minruntime: error: {line}\n")
+            err.write(f"minruntime: error: {_escape(line)}\n")
         return 1
 
 
@@ -626,6 +858,35 @@ def _example_jobs(now: datetime) -> tuple[Job, list[Job]]:
     return pending, running
 
 
+def _tree_drawing(tree: QueueTree) -> list[tuple[str, str]]:
+    """Each queue of the tree, depth first and by name, as ``(branch, name)``: the branch draws the queue
+    under its own parent (``|--`` and ``` `-- ```), in ASCII so that every terminal shows it.
+
+    >>> tree = QueueTree([Queue("a"), Queue("b", "a"), Queue("c"), Queue("d", "a")])
+    >>> for branch, _ in _tree_drawing(tree):
+    ...     print(branch)
+    a
+    |-- b
+    `-- d
+    c
+    """
+    drawn: list[tuple[str, str]] = []
+    stack: list[tuple[str, str, bool, bool]] = [
+        (name, "", True, True) for name in sorted(tree.children(None), reverse=True)
+    ]
+    while stack:  # iterative: a deep tree must not reach the recursion limit
+        name, prefix, last, top = stack.pop()
+        shown_name = _cell(name)
+        drawn.append(
+            (shown_name if top else f"{prefix}{'`-- ' if last else '|-- '}{shown_name}", name)
+        )
+        below = prefix if top else prefix + ("    " if last else "|   ")
+        children = sorted(tree.children(name))  # by name: the input's order must not matter
+        for i, child in reversed(list(enumerate(children))):
+            stack.append((child, below, i == len(children) - 1, False))
+    return drawn
+
+
 def _show(value: MinRuntime | None) -> str:
     return "-" if value is None else str(value)
 
@@ -640,12 +901,13 @@ def worked_example(now: datetime = EXAMPLE_NOW) -> str:
     session = Session(tree, Config(), now)
     lines = [f"minruntime worked example, evaluated at {_iso(now)}", ""]
     lines.append("Queue tree (preempt / reclaim min-runtime; - = unset, inherited):")
-    for name in tree:
+    drawn = _tree_drawing(tree)
+    width = max(len(branch) for branch, _ in drawn)
+    for branch, name in drawn:
         queue = tree[name]
-        indent = "  " * (tree.depth(name) + 1)
         preempt = _show(queue.preempt_min_runtime)
         lines.append(
-            f"{indent}{name:<8} preempt {preempt:<4} reclaim {_show(queue.reclaim_min_runtime)}"
+            f"  {branch:<{width}}  preempt {preempt:<4} reclaim {_show(queue.reclaim_min_runtime)}"
         )
     lines.append("")
     lines.append("Reclaim min-runtime by lowest common ancestor (BEHAVIOR.md section 4):")

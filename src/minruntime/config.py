@@ -16,14 +16,13 @@ returned on the configuration's ``warnings``; nothing is ever printed.
 
 from __future__ import annotations
 
-import importlib
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Literal
 
 import attrs
 
 from minruntime._fields import read_min_runtime, reported
+from minruntime._load import DocumentError, NoYAML, load_json, load_yaml
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidConfiguration, InvalidDuration
 from minruntime.queues import ProtectionSettings
@@ -239,7 +238,7 @@ class Config:
 
         The arguments are those of the entry ``name: minruntime`` in ``tiers`` -> ``plugins``.
         ``document`` is the parsed document (a mapping), its text as JSON (or YAML, when PyYAML
-        is installed: ``pip install "minruntime[yaml]"``), or a ConfigMap object holding it
+        is installed: ``pip install PyYAML``), or a ConfigMap object holding it
         under ``data``. A document without a ``minruntime`` plugin gives the defaults, with a
         warning.
 
@@ -297,8 +296,8 @@ def _load_document(document: Mapping[str, Any] | str, origin: str) -> Mapping[st
             origin=origin,
         )
     try:
-        parsed = json.loads(document)
-    except ValueError:
+        parsed = load_json(document)
+    except DocumentError:
         parsed = _load_yaml(document, origin)
     if not isinstance(parsed, Mapping):
         raise InvalidConfiguration(
@@ -310,16 +309,19 @@ def _load_document(document: Mapping[str, Any] | str, origin: str) -> Mapping[st
 
 def _load_yaml(text: str, origin: str) -> object:
     try:
-        yaml = importlib.import_module("yaml")  # the optional 'yaml' extra
-    except ImportError:
+        documents = load_yaml(text)  # bounded: depth, aliases, numbers (minruntime._load)
+    except NoYAML:
         raise InvalidConfiguration(
-            ["the document is not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'"],
+            ["the document is not JSON; reading YAML needs PyYAML: pip install PyYAML"],
             origin=origin,
         ) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
+    except DocumentError as error:
         raise InvalidConfiguration([f"not valid YAML: {error}"], origin=origin) from None
+    if len(documents) > 1:
+        raise InvalidConfiguration(
+            [f"expected one YAML document, found {len(documents)}"], origin=origin
+        )
+    return documents[0] if documents else None
 
 
 def _unwrap_config_map(document: Mapping[str, Any], origin: str) -> tuple[Mapping[str, Any], str]:

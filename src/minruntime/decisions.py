@@ -25,13 +25,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
 
 from minruntime._time import FOREVER
 from minruntime.durations import MinRuntime
 from minruntime.preemptibility import Preemptibility
+
+if TYPE_CHECKING:
+    from minruntime.jobs import TaskLike
 
 __all__ = [
     "Action",
@@ -406,7 +409,7 @@ class Selection(Generic[J]):
     """
 
     victims: tuple[J, ...]
-    tasks: tuple[tuple[object, ...], ...]
+    tasks: tuple[tuple[TaskLike, ...], ...]
     freed: float
     needed: float
     unsaved_work: float

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Final, TypeAlias
 
 import attrs
 
+from minruntime._text import shown
 from minruntime.errors import InvalidDuration
 
 __all__ = ["MinRuntime", "MinRuntimeInput", "parse_optional_min_runtime"]
@@ -68,11 +69,23 @@ _EXPECTED: Final = "expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for nev
 _NEVER_NS: Final = -1
 _DIGITS: Final = frozenset("0123456789")
 
+# The longest duration the parser accepts, in seconds (about 31,700 years: longer than any span
+# a datetime can hold). Longer values are refused rather than computed: for protection that never
+# ends, write -1 or never. See docs/decisions/hostile-input-bounds.md.
+_MAX_SECONDS: Final = 10**12
+_MAX_NS: Final = _MAX_SECONDS * SECOND
+_MAX_DIGITS: Final = 40  # a longer run of digits is refused before it is converted
+
+
+_TOO_LONG: Final = (
+    f"longer than {_MAX_SECONDS}s; write -1 or 'never' for protection that never ends"
+)
+
 
 def _fail(value: object, origin: str | None, why: str) -> InvalidDuration:
     where = f" in {origin}" if origin else ""
     return InvalidDuration(
-        f"invalid duration {value!r}{where}: {why} ({_EXPECTED})", value=value, origin=origin
+        f"invalid duration {shown(value)}{where}: {why} ({_EXPECTED})", value=value, origin=origin
     )
 
 
@@ -98,6 +111,8 @@ def _parse_text(text: str, origin: str | None) -> int:
         while i < n and body[i] in _DIGITS:
             i += 1
         whole = body[start:i]
+        if len(whole) > _MAX_DIGITS:
+            raise _fail(text, origin, f"a number of more than {_MAX_DIGITS} digits")
         frac = ""
         if i < n and body[i] == ".":
             i += 1
@@ -105,10 +120,12 @@ def _parse_text(text: str, origin: str | None) -> int:
             while i < n and body[i] in _DIGITS:
                 i += 1
             frac = body[frac_start:i]
+            if len(frac) > _MAX_DIGITS:
+                raise _fail(text, origin, f"a fraction of more than {_MAX_DIGITS} digits")
         if not whole and not frac:
             if body[start] in "+-":
                 raise _fail(text, origin, "a sign may only lead the whole value")
-            raise _fail(text, origin, f"expected a number at {body[start:]!r}")
+            raise _fail(text, origin, f"expected a number at {shown(body[start:])}")
         unit_start = i
         while i < n and body[i] != "." and body[i] not in _DIGITS:
             i += 1
@@ -121,10 +138,12 @@ def _parse_text(text: str, origin: str | None) -> int:
             raise _fail(text, origin, "a sign may only lead the whole value")
         scale = _UNITS.get(unit)
         if scale is None:
-            raise _fail(text, origin, f"unknown unit {unit!r}")
+            raise _fail(text, origin, f"unknown unit {shown(unit)}")
         total += int(whole or "0") * scale
         if frac:
             total += int(frac) * scale // 10 ** len(frac)
+        if total > _MAX_NS:
+            raise _fail(text, origin, _TOO_LONG)
     return total
 
 
@@ -135,6 +154,8 @@ def _parse_number(value: int | float, origin: str | None) -> int:
         return _NEVER_NS
     if value < 0:
         raise _fail(value, origin, "negative durations are not allowed")
+    if value > _MAX_SECONDS:
+        raise _fail(value, origin, _TOO_LONG)
     if isinstance(value, int):
         return value * SECOND
     return round(Fraction(value) * SECOND)
@@ -152,6 +173,8 @@ def _to_nanoseconds(value: object, origin: str | None) -> int:
     if isinstance(value, timedelta):
         if value < timedelta(0):
             raise _fail(value, origin, "negative durations are not allowed")
+        if value > timedelta(seconds=_MAX_SECONDS):
+            raise _fail(value, origin, _TOO_LONG)
         return (value.days * 86_400 + value.seconds) * SECOND + value.microseconds * MICROSECOND
     raise _fail(value, origin, f"unsupported type {type(value).__name__}")
 

@@ -8,6 +8,11 @@ needs: a queue tree, a configuration and jobs.
 
 Fields the library does not use are ignored. A field it needs and cannot read is an
 :class:`~minruntime.InvalidObject` naming the object (``Kind/namespace/name``) and the field.
+Nothing is dropped in silence: an object that looks like one the library reads but cannot be
+(a missing or unknown ``apiVersion``, a kind in the wrong case, a duplicate, a queue that does
+not exist, a misspelt Queue field ...) is an error or a warning, chosen per case in
+``docs/decisions/nothing-dropped-in-silence.md``. A group's pods are read in a canonical order
+(creation time, then name), so that no answer depends on the order of the input.
 
 >>> snapshot = read_snapshot([
 ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
@@ -27,13 +32,17 @@ Fields the library does not use are ignored. A field it needs and cannot read is
 from __future__ import annotations
 
 import contextlib
-import importlib
-import json
+import difflib
+import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
+from minruntime._load import DocumentError, NoYAML, OutOfBounds, load_json, load_yaml
+from minruntime._text import shown
+from minruntime._time import to_ns
 from minruntime.config import PLUGIN_NAME, Config
 from minruntime.durations import MinRuntime
 from minruntime.errors import (
@@ -54,6 +63,7 @@ from minruntime.jobs import (
 )
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
+    PREEMPTIBILITY_KEY,
     Owner,
     PreemptibilityResult,
     determine_preemptibility,
@@ -119,8 +129,24 @@ def _flatten(value: object, origin: str) -> Iterator[Object]:
             object=origin,
         )
     kind = value.get("kind")
-    if isinstance(kind, str) and kind.endswith("List") and isinstance(value.get("items"), list):
-        yield from _flatten(value["items"], origin)
+    kind_text = kind if isinstance(kind, str) else ""
+    if kind_text.lower().endswith("list") and not kind_text.endswith("List") and "items" in value:
+        raise InvalidObject(
+            f"{origin}: {_name(value)} kind: {shown(kind)[:60]} is not a kind (kinds are "
+            f"case-sensitive: expected {kind_text[:-4] + 'List'!r})",
+            object=_name(value),
+            field="kind",
+        )
+    if isinstance(kind, str) and kind.endswith("List") and "items" in value:
+        items = value["items"]
+        if items is not None and not isinstance(items, list):
+            raise InvalidObject(
+                f"{origin}: {_name(value)} items: expected a list of objects, got "
+                f"{type(items).__name__}",
+                object=_name(value),
+                field="items",
+            )
+        yield from _flatten(items, origin)
         return
     yield value
 
@@ -128,10 +154,12 @@ def _flatten(value: object, origin: str) -> Iterator[Object]:
 def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
     """Parse a snapshot's text: JSON (one object, a ``List``, or an array), or a YAML stream.
 
-    YAML needs PyYAML (``pip install "minruntime[yaml]"``). ``List`` objects are flattened.
+    YAML needs PyYAML (``pip install PyYAML``). ``List`` objects are flattened.
+    Hostile text costs bounded work: nesting, alias expansion and the size of numbers are
+    bounded, and non-finite numbers are refused (see :mod:`minruntime._load`).
 
     Raises:
-        InvalidObject: for text that is neither, naming ``origin``.
+        InvalidObject: for text that is neither, or out of those bounds, naming ``origin``.
 
     >>> [o["kind"] for o in load_objects('{"kind": "List", "items": [{"kind": "Queue"}]}')]
     ['Queue']
@@ -139,27 +167,26 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
     stripped = text.lstrip()
     if not stripped:
         return []
+    json_error: DocumentError | None = None
     if stripped[0] in "[{":
         try:
-            return list(_flatten(json.loads(text), origin))
-        except ValueError as error:
-            json_error: ValueError | None = error
-        else:  # pragma: no cover - returned above
-            json_error = None
-    else:
-        json_error = None
+            return list(_flatten(load_json(text), origin))
+        except OutOfBounds as error:  # YAML would refuse it too: say why once
+            raise InvalidObject(f"{origin}: {error}", object=origin) from None
+        except DocumentError as error:
+            json_error = error
     try:
-        yaml = importlib.import_module("yaml")
-    except ImportError:
+        documents = load_yaml(text)
+    except NoYAML:
         if json_error is not None:
             raise InvalidObject(f"{origin}: not valid JSON: {json_error}", object=origin) from None
         raise InvalidObject(
-            f"{origin}: not JSON; reading YAML needs PyYAML: pip install 'minruntime[yaml]'",
+            f"{origin}: not JSON; reading YAML needs PyYAML: pip install PyYAML",
             object=origin,
         ) from None
-    try:
-        documents = list(yaml.safe_load_all(text))
-    except yaml.YAMLError as error:
+    except OutOfBounds as error:
+        raise InvalidObject(f"{origin}: {error}", object=origin) from None
+    except DocumentError as error:
         detail = f"not valid JSON ({json_error}) nor YAML" if json_error else "not valid YAML"
         raise InvalidObject(f"{origin}: {detail}: {error}", object=origin) from None
     return list(_flatten(documents, origin))
@@ -172,12 +199,17 @@ def _name(obj: Object) -> str:
     kind = obj.get("kind") or "object"
     metadata = obj.get("metadata")
     if not isinstance(metadata, Mapping):
-        return str(kind)
+        return _clipped(kind)
     namespace = metadata.get("namespace")
     name = metadata.get("name")
-    shown = name if isinstance(name, str) and name else "<unnamed>"
-    parts = [str(kind)] + ([str(namespace)] if namespace else []) + [shown]
-    return "/".join(parts)
+    parts = [kind] + ([namespace] if namespace else []) + [name or "<unnamed>"]
+    return "/".join(_clipped(part) for part in parts)
+
+
+def _clipped(part: object) -> str:
+    """A part of an object's name for a message: text, at most 80 characters."""
+    text = part if isinstance(part, str) else shown(part)
+    return text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
 
 
 _TYPE_NAMES: Final = {
@@ -187,6 +219,10 @@ _TYPE_NAMES: Final = {
     list: "a list",
     Mapping: "an object",
 }
+
+
+_INT32_MIN: Final = -(2**31)
+_INT32_MAX: Final = 2**31 - 1
 
 
 def _get(
@@ -211,10 +247,17 @@ def _get(
                 )
             return default
     wrong = not isinstance(current, expected) or (expected is int and isinstance(current, bool))
+    if not wrong and expected is int and not _INT32_MIN <= current <= _INT32_MAX:
+        raise InvalidObject(
+            f"{_name(obj)} {path}: {shown(current)} is out of range (expected a 32-bit integer, "
+            f"{_INT32_MIN} to {_INT32_MAX})",
+            object=_name(obj),
+            field=path,
+        )
     if wrong:
         raise InvalidObject(
             f"{_name(obj)} {path}: expected {_TYPE_NAMES.get(expected, expected.__name__)}, "
-            f"got {current!r:.60}",
+            f"got {shown(current)[:60]}",
             object=_name(obj),
             field=path,
         )
@@ -327,7 +370,7 @@ def pod_task_status(obj: Object) -> TaskStatus:
     if phase in ("Succeeded", "Failed", "Unknown"):
         return TaskStatus(phase)
     raise InvalidObject(
-        f"{_name(obj)} status.phase: unknown phase {phase!r} (expected Pending, Running, "
+        f"{_name(obj)} status.phase: unknown phase {shown(phase)} (expected Pending, Running, "
         "Succeeded, Failed or Unknown)",
         object=_name(obj),
         field="status.phase",
@@ -398,9 +441,11 @@ class Snapshot:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise LookupError(f"no pod group {reference!r} in the snapshot")
+            raise LookupError(f"no pod group {shown(reference)} in the snapshot")
         ids = ", ".join(job.id for job in matches)
-        raise LookupError(f"pod group name {reference!r} is ambiguous: {ids}; use namespace/name")
+        raise LookupError(
+            f"pod group name {shown(reference)} is ambiguous: {ids}; use namespace/name"
+        )
 
 
 def _group(obj: Object) -> str:
@@ -413,20 +458,43 @@ def _is_scheduler_config(document: object) -> bool:
 
 
 def _config_map_document(obj: Object) -> tuple[str, Object] | None:  # (field, document)
-    """The scheduler config a ConfigMap holds, if it holds one."""
+    """The scheduler config a ConfigMap holds, if it holds one.
+
+    An entry that mentions ``tiers`` (the key every scheduler config has) but cannot be read as
+    one (not JSON or YAML, out of bounds, or ``tiers`` not a list) is an error naming the entry,
+    not a ConfigMap that holds no config.
+    """
     data = _get(obj, "data", Mapping, default={})
     for key, text in data.items():
         if not isinstance(text, str):
             continue
+        field = f"data[{shown(key)}]"
         try:
-            document: object = json.loads(text)
-        except ValueError:
+            document: object = load_json(text)
+        except DocumentError as json_error:
             try:
-                document = importlib.import_module("yaml").safe_load(text)
-            except Exception:  # not YAML either, or no PyYAML: not a scheduler config
-                continue
+                documents = load_yaml(text)
+                document = documents[0] if len(documents) == 1 else None
+            except NoYAML:
+                document, error = None, json_error
+            except DocumentError as yaml_error:
+                document, error = None, yaml_error
+            else:
+                error = DocumentError("not a single JSON or YAML document")
+        else:
+            error = DocumentError("not a scheduler config")
         if _is_scheduler_config(document):
-            return f"data[{key!r}]", document  # type: ignore[return-value]
+            return field, document  # type: ignore[return-value]
+        if isinstance(document, Mapping) and "tiers" in document:
+            error = DocumentError(f"tiers: expected a list, got {type(document['tiers']).__name__}")
+        elif document is not None or "tiers" not in text:
+            continue  # read, and not a scheduler config; or unreadable and not one either
+        raise InvalidObject(
+            f"{_name(obj)} {field}: looks like a scheduler config (it mentions 'tiers') but "
+            f"cannot be read: {error}",
+            object=_name(obj),
+            field=field,
+        )
     return None
 
 
@@ -538,7 +606,7 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
         name = sub.get("name")
         if not isinstance(name, str) or not name:
             raise InvalidObject(
-                f"{_name(group)} {field}.name: expected a non-empty string, got {name!r}",
+                f"{_name(group)} {field}.name: expected a non-empty string, got {shown(name)[:60]}",
                 object=_name(group),
                 field=f"{field}.name",
             )
@@ -547,7 +615,15 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
         min_member = sub.get("minMember", 1)
         if isinstance(min_member, bool) or not isinstance(min_member, int) or min_member < 0:
             raise InvalidObject(
-                f"{_name(group)} {field}.minMember: expected an integer >= 0, got {min_member!r}",
+                f"{_name(group)} {field}.minMember: expected an integer >= 0, "
+                f"got {shown(min_member)[:60]}",
+                object=_name(group),
+                field=f"{field}.minMember",
+            )
+        if min_member > _INT32_MAX:
+            raise InvalidObject(
+                f"{_name(group)} {field}.minMember: {shown(min_member)} is out of range "
+                f"(expected a 32-bit integer, {_INT32_MIN} to {_INT32_MAX})",
                 object=_name(group),
                 field=f"{field}.minMember",
             )
@@ -555,39 +631,71 @@ def _pod_sets(group: Object) -> list[tuple[str, int]]:
     return leaves
 
 
+_MAX_WEIGHT: Final = 10**6
+"""The largest weight (or GPU count) a pod may have; a larger one is refused where it is read."""
+_DECIMAL: Final = re.compile(
+    r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]{1,3})?|\.[0-9]+([eE][+-]?[0-9]{1,3})?"
+)
+
+
+def _amount(value: object, bound: float = _MAX_WEIGHT) -> float | None:
+    """A weight or GPU count: a number or its ASCII decimal text, finite, 0..bound."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if len(value) > 40 or not _DECIMAL.fullmatch(value):
+            return None
+        value = float(value)
+    if isinstance(value, int):
+        value = float(value) if value < 10**300 else math.inf
+    if isinstance(value, float) and 0 <= value <= bound and math.isfinite(value):  # not NaN
+        return value
+    return None
+
+
 def _pod_weight(pod: Object, strict: bool = True, warnings: list[str] | None = None) -> float:
     """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1.
 
-    An unreadable annotation is an error when ``strict``, else a warning and the fallback.
+    An unreadable annotation or GPU amount (not a number, or not finite, or above
+    ``_MAX_WEIGHT``) is an error when ``strict``, else a warning and the fallback.
     """
+
+    def unreadable(field: str, value: object, fallback: str) -> None:
+        too_large = _amount(value, bound=math.inf) is not None
+        message = (
+            f"{_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
+            f"{shown(value)} (expected a number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
+        )
+        if strict or warnings is None:
+            raise InvalidObject(message, object=_name(pod), field=field)
+        warnings.append(f"{message}; {fallback or 'counted as 0'}")
+
     annotations = _string_map(pod, "metadata.annotations")
     text = annotations.get(TASK_WEIGHT_ANNOTATION)
     if text is not None:
-        try:
-            weight = float(text)
-            if not weight >= 0 or weight == float("inf"):
-                raise ValueError
-        except ValueError:
-            field = f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]"
-            message = f"{_name(pod)} {field}: invalid weight {text!r} (expected a number >= 0)"
-            if strict or warnings is None:
-                raise InvalidObject(message, object=_name(pod), field=field) from None
-            warnings.append(f"{message}; ignored")
-        else:
+        weight = _amount(text)
+        if weight is not None:
             return weight
+        unreadable(f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]", text, "ignored")
     gpus = 0.0
     containers = _get(pod, "spec.containers", list, default=[])
-    for container in containers:
+    for i, container in enumerate(containers):
         if not isinstance(container, Mapping):
             continue
-        resources = container.get("resources") or {}
-        amount = (resources.get("limits") or {}).get(GPU_RESOURCE) or (
-            resources.get("requests") or {}
-        ).get(GPU_RESOURCE)
-        try:
-            gpus += float(amount) if amount is not None else 0.0
-        except (TypeError, ValueError):
+        resources = container.get("resources")
+        if not isinstance(resources, Mapping):
             continue
+        for part in ("limits", "requests"):
+            section = resources.get(part)
+            amount = section.get(GPU_RESOURCE) if isinstance(section, Mapping) else None
+            if amount is None:
+                continue
+            count = _amount(amount)
+            if count is None:
+                unreadable(f"spec.containers[{i}].resources.{part}[{GPU_RESOURCE!r}]", amount, "")
+            else:
+                gpus += count
+            break  # the limit, when set, is the amount; else the request
     return gpus if gpus > 0 else 1.0
 
 
@@ -620,14 +728,18 @@ def _checkpoint_inputs(
             try:
                 value = MinRuntime.parse(text, allow_never=False)
                 if name == "checkpoint_interval" and not value:
-                    raise InvalidDuration(f"invalid duration {text!r}: must be positive")
+                    raise InvalidDuration(f"invalid duration {shown(text)}: must be positive")
                 inputs[name] = value
             except InvalidDuration as error:
                 unreadable(key, str(error))
     text = annotations.get(EVICTIONS_ANNOTATION)
     if text:
-        if text.strip().isdigit():
-            inputs["evictions"] = int(text.strip())  # a bare count, where times are not kept
+        count = text.strip()
+        if count.isascii() and count.isdigit():  # a bare count, where times are not kept
+            if len(count) <= 9:
+                inputs["evictions"] = int(count)
+            else:
+                unreadable(EVICTIONS_ANNOTATION, f"a count of {len(count)} digits (at most 9)")
         else:
             times = []
             for part in text.split(","):
@@ -637,6 +749,159 @@ def _checkpoint_inputs(
                     unreadable(EVICTIONS_ANNOTATION, str(error))
             inputs["evictions"] = tuple(times)
     return inputs
+
+
+_GROUP: Final = "scheduling.run.ai"
+_VERSIONS: Final = {"Queue": "v2", "PodGroup": "v2alpha2"}
+_KINDS: Final = {
+    kind.lower(): kind
+    for kind in ("Queue", "PodGroup", "Pod", "PriorityClass", "ConfigMap", "SchedulingShard")
+}
+_CORE_KINDS: Final = frozenset({"Pod", "PriorityClass", "ConfigMap"})
+_QUEUE_SPEC_FIELDS: Final = frozenset(
+    {
+        # the reference's Queue CRD (scheduling.run.ai/v2)
+        "displayName",
+        "parentQueue",
+        "preemptMinRuntime",
+        "priority",
+        "reclaimMinRuntime",
+        "resources",
+        # BEHAVIOR.md section 16
+        "preemptCheckpointGrace",
+        "reclaimCheckpointGrace",
+        "maxEvictions",
+        "evictionWindow",
+        "maxJobMinRuntime",
+    }
+)
+"""The fields of a Queue's ``spec`` the library knows; a near miss of one is warned about."""
+
+
+def _is_read(obj: Object, warnings: list[str]) -> bool:
+    """Whether the snapshot reader should look at ``obj``; what it cannot tell is said.
+
+    The choices, per case, are in docs/decisions/nothing-dropped-in-silence.md: an object that
+    is evidently meant as one the library reads but is mis-spelt is an error; one that may be
+    another program's object, or lacks what only a hand-written file lacks, is a warning.
+    """
+    kind = obj.get("kind")
+    api_version = obj.get("apiVersion")
+    if kind is None or kind == "":
+        if _is_scheduler_config(obj):
+            return True
+        warnings.append(f"{_name(obj)}: an object without a kind; ignored")
+        return False
+    if not isinstance(kind, str):
+        raise InvalidObject(
+            f"{_name(obj)} kind: expected a string, got {shown(kind)[:60]}",
+            object=_name(obj),
+            field="kind",
+        )
+    if api_version is not None and not isinstance(api_version, str):
+        raise InvalidObject(
+            f"{_name(obj)} apiVersion: expected a string, got {shown(api_version)[:60]}",
+            object=_name(obj),
+            field="apiVersion",
+        )
+    group = (api_version or "").rpartition("/")[0]
+    meant = _KINDS.get(kind.lower())
+    if meant is not None and meant != kind:
+        ours = (
+            not api_version
+            or group.lower() == _GROUP
+            or (meant in _CORE_KINDS and api_version.lower() in ("v1", "scheduling.k8s.io/v1"))
+        )
+        if ours:
+            raise InvalidObject(
+                f"{_name(obj)} kind: {kind!r} is not a kind (kinds are case-sensitive: "
+                f"expected {meant!r})",
+                object=_name(obj),
+                field="kind",
+            )
+        return False
+    if kind not in _VERSIONS:
+        return True
+    expected = f"{_GROUP}/{_VERSIONS[kind]}"
+    if not api_version:
+        warnings.append(f"{_name(obj)}: no apiVersion; read as {expected}")
+        return True
+    if api_version == expected:
+        return True
+    if group.lower() == _GROUP or api_version.lower() == _GROUP:
+        raise InvalidObject(
+            f"{_name(obj)} apiVersion: {shown(api_version)} is not one the library reads "
+            f"(expected {expected!r})",
+            object=_name(obj),
+            field="apiVersion",
+        )
+    warnings.append(
+        f"{_name(obj)}: apiVersion {shown(api_version)} is not the scheduler's ({expected}); "
+        "ignored"
+    )
+    return False
+
+
+_DEDUPLICATED_KINDS: Final = frozenset({"Queue", "PodGroup", "Pod", "PriorityClass"})
+
+
+def _deduplicated(objects: list[Object], warnings: list[str]) -> list[Object]:
+    """The objects with exact duplicates dropped (with a warning); a conflicting duplicate
+    (two different objects of one kind and name) is an error naming it."""
+    seen: dict[tuple[str, str, str], Object] = {}
+    kept: list[Object] = []
+    conflicts: list[str] = []
+    repeated: dict[str, int] = {}
+    for obj in objects:
+        kind = obj.get("kind")
+        metadata = obj.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, Mapping) else None
+        if kind not in _DEDUPLICATED_KINDS or not isinstance(name, str):
+            kept.append(obj)
+            continue
+        namespace = metadata.get("namespace") if kind in ("PodGroup", "Pod") else ""  # type: ignore[union-attr]
+        key = (str(kind), namespace if isinstance(namespace, str) else "", name)
+        first = seen.get(key)
+        if first is None:
+            seen[key] = obj
+            kept.append(obj)
+        elif first == obj:
+            repeated[_name(obj)] = repeated.get(_name(obj), 1) + 1
+        elif kind == "Queue":
+            kept.append(obj)  # the queue tree reports it, with every other problem of the tree
+        else:
+            conflicts.append(_name(obj))
+    if conflicts:
+        names = ", ".join(dict.fromkeys(conflicts))
+        raise InvalidObject(
+            f"the snapshot holds two different objects with one name: {names} (a snapshot "
+            "must hold one version of each object)",
+            object=conflicts[0],
+        )
+    warnings.extend(
+        f"{name}: listed {count} times (identical); read once" for name, count in repeated.items()
+    )
+    return kept
+
+
+def _misspelt_fields(queue: Object) -> list[str]:
+    """Warnings for Queue spec fields that are near misses of known ones."""
+    spec = queue.get("spec")
+    if not isinstance(spec, Mapping):
+        return []
+    warnings = []
+    for key in sorted((k for k in spec if isinstance(k, str)), key=str):
+        if key in _QUEUE_SPEC_FIELDS:
+            continue
+        near = [f for f in sorted(_QUEUE_SPEC_FIELDS) if f.lower() == key.lower()] or (
+            difflib.get_close_matches(key, sorted(_QUEUE_SPEC_FIELDS), n=1, cutoff=0.8)
+        )
+        if near:
+            warnings.append(
+                f"{_name(queue)} spec.{_clipped(key)}: unknown field, ignored; did you mean "
+                f"spec.{near[0]}?"
+            )
+    return warnings
 
 
 def read_snapshot(
@@ -671,7 +936,10 @@ def read_snapshot(
         InvalidObject: for a field that is needed and cannot be read, naming object and field.
         InvalidQueueTree: for a queue tree that cannot be built.
     """
-    flat = list(_flatten(list(objects), "snapshot"))
+    warnings: list[str] = []
+    flat = _deduplicated(
+        [obj for obj in _flatten(list(objects), "snapshot") if _is_read(obj, warnings)], warnings
+    )
     queues: list[Queue] = []
     groups: list[Object] = []
     pods: list[Object] = []
@@ -680,15 +948,16 @@ def read_snapshot(
     documents: list[tuple[Object, str, Object]] = []
     shards: list[Object] = []
     by_uid: dict[str, Object] = {}
-    warnings: list[str] = []
     queue_problems: list[str] = []
+    unreadable_configs: list[str] = []
     for obj in flat:
         kind = obj.get("kind")
         group = _group(obj)
         uid = _get(obj, "metadata.uid", object)
         if isinstance(uid, str):
             by_uid[uid] = obj
-        if kind == "Queue" and group == "scheduling.run.ai":
+        if kind == "Queue" and group in ("scheduling.run.ai", ""):
+            warnings.extend(_misspelt_fields(obj))
             try:
                 queues.append(read_queue(obj))
             except InvalidObject as error:
@@ -703,7 +972,7 @@ def read_snapshot(
                             _get(obj, "spec.parentQueue", str),
                         )
                     )
-        elif kind == "PodGroup" and group == "scheduling.run.ai":
+        elif kind == "PodGroup" and group in ("scheduling.run.ai", ""):
             groups.append(obj)
         elif kind == "Pod":
             pods.append(obj)
@@ -713,7 +982,13 @@ def read_snapshot(
             if is_default:
                 global_default = value
         elif kind == "ConfigMap":
-            found = _config_map_document(obj)
+            try:
+                found = _config_map_document(obj)
+            except InvalidObject as error:
+                if not lenient_config:
+                    raise
+                unreadable_configs.append(str(error))
+                continue
             if found is not None:
                 documents.append((obj, *found))
         elif kind == "SchedulingShard":
@@ -721,6 +996,11 @@ def read_snapshot(
         elif kind is None and _is_scheduler_config(obj):
             documents.append(({"kind": "scheduler config document"}, "", obj))
     config = _read_config(documents, shards, lenient_config)
+    if unreadable_configs and not documents and not shards:
+        config = Config()  # the warnings below replace "no scheduler config in the snapshot"
+    warnings.extend(
+        f"{problem}; ignored (lenient config), using the defaults" for problem in unreadable_configs
+    )
     warnings.extend(config.warnings)
     try:
         tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
@@ -749,9 +1029,11 @@ def read_snapshot(
             )
             continue
         pods_by_group.setdefault(key, []).append(pod)
+    for members in pods_by_group.values():
+        members.sort(key=_pod_order)  # nothing below depends on the order of the input
 
     jobs = []
-    for pod_group in groups:
+    for pod_group in sorted(groups, key=_group_order):
         jobs.append(
             _read_job(
                 pod_group,
@@ -764,6 +1046,12 @@ def read_snapshot(
                 threshold=legacy_priority_threshold,
             )
         )
+    for job in jobs:
+        if job.job.queue not in tree:
+            warnings.append(
+                f"PodGroup/{job.id}: queue {job.job.queue!r} is not in the snapshot; its "
+                "decisions say the victim's queue is unknown"
+            )
     return Snapshot(
         tree=tree,
         config=config,
@@ -772,6 +1060,55 @@ def read_snapshot(
         global_default_priority=global_default,
         warnings=tuple(warnings),
     )
+
+
+def _creation_ns(obj: Object) -> int | None:
+    text = _get(obj, "metadata.creationTimestamp", object)
+    if not isinstance(text, str):
+        return None
+    try:
+        return to_ns(parse_rfc3339(text), "metadata.creationTimestamp")
+    except InvalidTimestamp:
+        return None
+
+
+def _pod_order(pod: Object) -> tuple[bool, int, str]:
+    """The canonical order of a group's pods: by creation time (pods without one last), then
+    by name."""
+    created = _creation_ns(pod)
+    name = _get(pod, "metadata.name", object)
+    return (created is None, created or 0, name if isinstance(name, str) else "")
+
+
+def _group_order(group: Object) -> tuple[str, str]:
+    namespace = _get(group, "metadata.namespace", object)
+    name = _get(group, "metadata.name", object)
+    return (
+        namespace if isinstance(namespace, str) else "",
+        name if isinstance(name, str) else "",
+    )
+
+
+def _conflicting_preemptibility(where: str, members: Sequence[Object]) -> list[str]:
+    """A warning when a group's pods carry different preemptibility labels or annotations: the
+    first pod in canonical order decides, and the operator is told which pods disagree."""
+    values: dict[str, list[str]] = {}
+    for pod in members:
+        for path in ("metadata.labels", "metadata.annotations"):
+            value = _string_map(pod, path).get(PREEMPTIBILITY_KEY)
+            if value:
+                values.setdefault(value, []).append(_clipped(_get(pod, "metadata.name", object)))
+                break
+    if len(values) < 2:
+        return []
+    shown_values = "; ".join(
+        f"{shown(value)[:40]} on {', '.join(pods[:3])}{' ...' * (len(pods) > 3)}"
+        for value, pods in values.items()
+    )
+    return [
+        f"{where}: its pods disagree on {PREEMPTIBILITY_KEY} ({shown_values}); the first pod "
+        "(by creation time, then name) decides"
+    ]
 
 
 def _read_job(
@@ -836,6 +1173,7 @@ def _read_job(
     annotations = _string_map(group, "metadata.annotations")
     labels = _string_map(group, "metadata.labels")
     first_pod = members[0] if members else None
+    warnings.extend(_conflicting_preemptibility(where, members))
     owners = _owners(first_pod, by_uid) if first_pod is not None else []
     owners.append(
         Owner("PodGroup", name, group="scheduling.run.ai", labels=labels, annotations=annotations)

@@ -20,6 +20,7 @@ from typing import Final
 import attrs
 from dateutil.parser import isoparse
 
+from minruntime._text import shown
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime.errors import InvalidTimestamp
 from minruntime.jobs import ALLOCATED_STATUSES, JobLike, TaskStatus
@@ -41,7 +42,7 @@ START_TIME_ANNOTATION: Final = "kai.scheduler/last-start-timestamp"
 # a full time with optional fraction, and a zone ('Z' or an offset). dateutil does the parsing;
 # this only refuses the looser ISO 8601 forms dateutil would also take.
 _RFC3339: Final = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z"
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})\Z"
 )
 
 
@@ -57,22 +58,30 @@ def parse_rfc3339(text: str, *, origin: str | None = None) -> datetime:
     where = f" in {origin}" if origin else ""
     if not isinstance(text, str) or not _RFC3339.match(text):
         raise InvalidTimestamp(
-            f"invalid timestamp {text!r}{where} (expected RFC 3339 with a zone, "
+            f"invalid timestamp {shown(text)}{where} (expected RFC 3339 with a zone, "
             "e.g. '2026-11-22T11:50:00Z')",
             value=text,
             origin=origin,
         )
     normalized = text.replace(" ", "T").replace("t", "T").replace("z", "Z")
-    fraction = re.search(r"\.(\d+)", normalized)
+    fraction = re.search(r"\.([0-9]+)", normalized)
     if fraction and len(fraction.group(1)) > 6:  # datetimes hold microseconds: truncate
         normalized = normalized.replace(fraction.group(0), "." + fraction.group(1)[:6], 1)
     try:
         parsed = isoparse(normalized)
     except (ValueError, OverflowError) as error:
         raise InvalidTimestamp(
-            f"invalid timestamp {text!r}{where}: {error}", value=text, origin=origin
+            f"invalid timestamp {shown(text)}{where}: {error}", value=text, origin=origin
         ) from None
-    return parsed.astimezone(UTC)
+    try:  # 9999-12-31T23:59:59-01:00 is a valid text of an instant after datetime.max
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise InvalidTimestamp(
+            f"invalid timestamp {shown(text)}{where}: out of range in UTC (expected an instant "
+            "between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z)",
+            value=text,
+            origin=origin,
+        ) from None
 
 
 @attrs.frozen

@@ -1,6 +1,7 @@
 """Hypothesis strategies and a fake clock, for minruntime's tests and for schedulers' own.
 
-Needs the ``testing`` extra (``pip install "minruntime[testing]"``, which brings hypothesis).
+Needs hypothesis: the ``testing`` extra, installed from this repository (``pip install
+".[testing]"`` in a clone), not by name from a package index.
 
 >>> from hypothesis import given
 >>> from minruntime.testing import queue_trees

@@ -1,0 +1,241 @@
+"""Bounded parsing of JSON and YAML text (private): the one place a document's text is read.
+
+Every document the library reads (a snapshot file, a scheduler config, a ConfigMap's data) goes
+through :func:`load_json` or :func:`load_yaml`, so that hostile text costs bounded work and
+fails with a message instead of a traceback:
+
+- nesting deeper than :data:`MAX_DEPTH` levels is refused (no ``RecursionError``);
+- a YAML stream whose aliases would expand to more than :data:`MAX_NODES` nodes (an "alias
+  bomb" of a few hundred bytes) is refused before anything walks it, and so is an alias that
+  refers to itself;
+- integers of more than :data:`MAX_INT_DIGITS` digits and non-finite numbers (``1e999``,
+  ``NaN``, ``.inf``) are refused where they are read, so that nothing downstream meets them;
+- YAML timestamps stay text, as Kubernetes reads them (a JSON conversion of the YAML).
+
+Each loader raises :class:`DocumentError` (a ``ValueError``) with a one-line reason; callers
+turn it into their own error naming the file.
+
+>>> load_json('{"a": [1, 2.5]}')
+{'a': [1, 2.5]}
+>>> load_json('[' * 101 + ']' * 101)
+Traceback (most recent call last):
+...
+minruntime._load.OutOfBounds: nested deeper than 100 levels
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from typing import Any, Final
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INT_DIGITS",
+    "MAX_NODES",
+    "DocumentError",
+    "NoYAML",
+    "OutOfBounds",
+    "load_json",
+    "load_yaml",
+]
+
+MAX_DEPTH: Final = 100
+"""The deepest nesting of lists and objects a document may have."""
+MAX_NODES: Final = 1_000_000
+"""The most values a YAML stream may expand to once its aliases are followed."""
+MAX_INT_DIGITS: Final = 30
+"""The longest integer a document may hold (Kubernetes' own integers have at most 19 digits)."""
+
+
+class DocumentError(ValueError):
+    """A document's text that cannot be read: the message is a one-line reason."""
+
+
+class OutOfBounds(DocumentError):
+    """A document refused for its size, depth or numbers, whatever its syntax."""
+
+
+class NoYAML(DocumentError):
+    """The text is not JSON, and PyYAML (the ``yaml`` extra) is not installed."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+        raise OutOfBounds(
+            f"an integer of {len(text.lstrip('+-'))} digits (at most {MAX_INT_DIGITS})"
+        )
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise OutOfBounds(f"the number {text[:40]} is out of range (not a finite number)")
+    return value
+
+
+def _constant(text: str) -> float:
+    raise OutOfBounds(f"{text} is not a JSON number (JSON has no NaN or infinity)")
+
+
+def _check_depth(document: object) -> None:
+    """Refuse a value nested deeper than MAX_DEPTH, walking it without recursion."""
+    stack: list[tuple[object, int]] = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth >= MAX_DEPTH:
+            raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels")
+        stack.extend((child, depth + 1) for child in children)
+
+
+def load_json(text: str) -> Any:
+    """Parse JSON text, bounded as the module says.
+
+    Raises:
+        DocumentError: for text that is not JSON or is out of bounds.
+
+    >>> load_json('{"n": 1e999}')
+    Traceback (most recent call last):
+    ...
+    minruntime._load.OutOfBounds: the number 1e999 is out of range (not a finite number)
+    """
+    try:
+        document = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels") from None
+    except DocumentError:
+        raise
+    except ValueError as error:
+        raise DocumentError(str(error)) from None
+    _check_depth(document)
+    return document
+
+
+def _yaml_loader() -> Any:
+    """A SafeLoader subclass with the bounds; built on first use (PyYAML is optional)."""
+    try:
+        yaml = importlib.import_module("yaml")
+    except ImportError:
+        raise NoYAML("reading YAML needs PyYAML: pip install PyYAML") from None
+
+    class Loader(yaml.SafeLoader):  # type: ignore[name-defined,misc]
+        """SafeLoader with bounded depth and alias expansion; timestamps stay text."""
+
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.depth = 0
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels")
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+        def compose_document(self) -> Any:
+            node = super().compose_document()
+            _check_expansion(node, yaml)
+            return node
+
+        def construct_yaml_int(self, node: Any) -> int:
+            text = str(node.value).replace("_", "")
+            if len(text.lstrip("+-")) > MAX_INT_DIGITS:
+                raise OutOfBounds(
+                    f"an integer of {len(text.lstrip('+-'))} digits (at most {MAX_INT_DIGITS}) "
+                    f"at line {node.start_mark.line + 1}"
+                )
+            return int(super().construct_yaml_int(node))
+
+        def construct_yaml_float(self, node: Any) -> float:
+            value = float(super().construct_yaml_float(node))
+            if not math.isfinite(value):
+                raise OutOfBounds(
+                    f"the number {str(node.value)[:40]} at line {node.start_mark.line + 1} is not "
+                    "a finite number"
+                )
+            return value
+
+    Loader.add_constructor("tag:yaml.org,2002:int", Loader.construct_yaml_int)
+    Loader.add_constructor("tag:yaml.org,2002:float", Loader.construct_yaml_float)
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", Loader.construct_scalar)
+    return Loader
+
+
+def _check_expansion(root: Any, yaml: Any) -> None:
+    """Refuse a node graph that expands to more than MAX_NODES values, or that has a cycle."""
+    sizes: dict[int, int] = {}
+    in_progress: set[int] = set()
+
+    def size(node: Any) -> int:  # depth is bounded by MAX_DEPTH, so recursion is safe
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in in_progress:
+            raise OutOfBounds("an alias refers to a node that contains it (a cycle)")
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            in_progress.add(key)
+            for child in node.value:
+                total += size(child)
+                if total > MAX_NODES:
+                    break
+            in_progress.discard(key)
+        elif isinstance(node, yaml.MappingNode):
+            in_progress.add(key)
+            for child_key, child_value in node.value:
+                total += size(child_key) + size(child_value)
+                if total > MAX_NODES:
+                    break
+            in_progress.discard(key)
+        if total > MAX_NODES:
+            raise OutOfBounds(
+                f"its aliases expand to more than {MAX_NODES} values (an alias bomb?)"
+            )
+        sizes[key] = total
+        return total
+
+    if root is not None:
+        size(root)
+
+
+def load_yaml(text: str) -> list[Any]:
+    """Parse a YAML stream into its documents, bounded as the module says.
+
+    Raises:
+        NoYAML: when PyYAML is not installed.
+        DocumentError: for text that is not YAML or is out of bounds.
+
+    >>> load_yaml("a: 2026-11-22T11:50:00Z\\n---\\nb: 1\\n")
+    [{'a': '2026-11-22T11:50:00Z'}, {'b': 1}]
+    >>> load_yaml("a: &x [1, 2]\\nb: *x\\n")
+    [{'a': [1, 2], 'b': [1, 2]}]
+    """
+    loader_class = _yaml_loader()
+    yaml = importlib.import_module("yaml")
+    loader = None
+    try:
+        loader = loader_class(text)  # the reader refuses some characters here already
+        documents = []
+        while loader.check_data():
+            documents.append(loader.get_data())
+        return documents
+    except DocumentError:
+        raise
+    except yaml.YAMLError as error:
+        raise DocumentError(" ".join(str(error).split())) from None
+    except (ValueError, OverflowError, TypeError, RecursionError) as error:
+        # a constructor meeting a value it cannot build: a date out of range, an unhashable key
+        raise DocumentError(f"cannot build a value: {error}") from None
+    finally:
+        if loader is not None:
+            loader.dispose()

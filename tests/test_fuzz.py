@@ -1,0 +1,501 @@
+"""Fuzzing: hostile mutations of real-shaped snapshots and of every textual input.
+
+The law, for every input: **only the library's own errors, never a traceback from the command;
+valid JSON whenever JSON is written; bounded work.** Concretely, ``minruntime explain`` run
+in-process on a mutated snapshot
+
+- returns 0, 1 or 2, and never raises;
+- on a non-zero status writes only ``minruntime: error: ...`` lines to stderr (at least one), and
+  on 0 only ``minruntime: warning: ...`` lines;
+- writes no control character but the newline to either stream;
+- with ``--output json`` and status 0 writes one JSON document that a strict reader accepts (no
+  ``NaN`` or ``Infinity``);
+- writes output of a size bounded by a fixed multiple of its input's (work that grows faster
+  than the input, such as an expanded alias bomb, shows there first);
+
+and the readers each input passes through raise only their own error.
+
+The snapshots start from the bundled example (``src/minruntime/data/example-cluster.json``):
+a random subset of its objects, mutated structurally (fields deleted or replaced with hostile
+values, objects duplicated, kinds and apiVersions re-spelt, lists re-ordered), then written as
+JSON or YAML, sometimes with hostile text around them (an alias bomb, deep nesting, a cut).
+
+Budget: ``MINRUNTIME_FUZZ_EXAMPLES`` examples per property (default 150: a few seconds each).
+A long run (see docs/testing.md)::
+
+    MINRUNTIME_FUZZ_EXAMPLES=250000 python -m pytest tests/test_fuzz.py --no-cov \\
+        -p no:cacheprovider --hypothesis-seed=1
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from minruntime import Config, MinRuntime, MinRuntimeError
+from minruntime.cli import main
+from minruntime.errors import InvalidConfiguration, InvalidDuration, InvalidObject, InvalidTimestamp
+from minruntime.kube import load_objects, read_snapshot
+from minruntime.starttime import parse_rfc3339, parse_start_time
+
+EXAMPLES = int(os.environ.get("MINRUNTIME_FUZZ_EXAMPLES", "150"))
+PROGRESS = os.environ.get("MINRUNTIME_FUZZ_PROGRESS")  # a file a long run reports its count to
+_COUNTS: Counter[str] = Counter()
+
+
+def progress(name: str) -> None:
+    """Count one example of ``name``; every 10,000, append the count to PROGRESS (long runs)."""
+    if PROGRESS is None:
+        return
+    _COUNTS[name] += 1
+    if _COUNTS[name] % 10_000 == 0:
+        with open(PROGRESS, "a", encoding="utf-8") as log:
+            log.write(f"{datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ} {name} {_COUNTS[name]}\n")
+
+
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+EXAMPLE: list[dict[str, Any]] = json.loads(
+    resources.files("minruntime").joinpath("data/example-cluster.json").read_text(encoding="utf-8")
+)["items"]
+
+
+def nested(depth: int) -> object:
+    value: object = "deep"
+    for _ in range(depth):
+        value = {"d": [value]}
+    return value
+
+
+HOSTILE: list[object] = [
+    None,
+    True,
+    0,
+    -1,
+    3,
+    2**31,
+    -(2**31) - 1,
+    10**25,
+    1e308,
+    0.5,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    "",
+    "0",
+    "-1",
+    "never",
+    "NaN",
+    "Infinity",
+    "inf",
+    "1e999",
+    "\u0663",  # an Arabic-Indic digit
+    "\u00b2",  # superscript two
+    "1_000",
+    "0x1f",
+    "\x1b[2J\x1b]0;title\x07",
+    "a\u202eb",  # a bidi override
+    "line\nbreak",
+    "\ud800",  # a lone surrogate
+    "x" * 5000,
+    "9" * 60 + "s",
+    "1." + "5" * 60 + "h",
+    "1h-30m",
+    "10m",
+    "5w4d12h",
+    "9999-12-31T23:59:59-01:00",
+    "0001-01-01T00:00:00+01:00",
+    "2026-11-22T11:50:00Z",
+    "2026-11-22T11:50:00.123456789+02:00",
+    "Preemptible",
+    "Non-Preemptible",
+    "semi-preemptible",
+    "Running",
+    "Pending",
+    "Queue",
+    "queue",
+    "PodGroup",
+    "List",
+    "scheduling.run.ai/v2",
+    "Scheduling.Run.AI/v2",
+    "scheduling.run.ai",
+    "v1",
+    [],
+    {},
+    [None, 1, "a"],
+    {"name": "x", "minMember": -2},
+    nested(30),
+    nested(120),
+]
+
+KINDS = [
+    "Queue",
+    "queue",
+    "QUEUE",
+    "PodGroup",
+    "podgroup",
+    "Pod",
+    "PriorityClass",
+    "List",
+    "",
+    None,
+]
+API_VERSIONS = [
+    "scheduling.run.ai/v2",
+    "scheduling.run.ai/v2alpha2",
+    "scheduling.run.ai/v1",
+    "scheduling.run.ai",
+    "Scheduling.Run.AI/v2",
+    "v1",
+    "",
+    None,
+]
+
+Choose = Callable[[int], int]
+
+
+def walk(value: Any, choose: Choose) -> tuple[Any, Any] | None:
+    """A random (container, key) inside ``value``, or None for a value with no containers."""
+    container: Any = value
+    while True:
+        if isinstance(container, dict) and container:
+            keys = sorted(container, key=str)
+            key: Any = keys[choose(len(keys))]
+        elif isinstance(container, list) and container:
+            key = choose(len(container))
+        else:
+            return None
+        child = container[key]
+        if isinstance(child, dict | list) and child and choose(3):
+            container = child
+            continue
+        return container, key
+
+
+def mutate(objects: list[Any], choose: Choose) -> list[Any]:
+    """Apply one structural mutation to a list of objects, in place; return the list."""
+    operation = choose(8)
+    if not objects:
+        objects.append({})
+    index = choose(len(objects))
+    target = objects[index]
+    if operation <= 2:  # replace a field with a hostile value
+        place = walk(target, choose)
+        if place is not None:
+            container, key = place
+            container[key] = copy.deepcopy(HOSTILE[choose(len(HOSTILE))])
+    elif operation == 3:  # delete a field
+        place = walk(target, choose)
+        if place is not None:
+            container, key = place
+            del container[key]
+    elif operation == 4:  # duplicate an object, as it is or with a changed field
+        twin = copy.deepcopy(target)
+        objects.insert(choose(len(objects) + 1), twin)
+    elif operation == 5 and isinstance(target, dict):  # re-spell the kind
+        target["kind"] = KINDS[choose(len(KINDS))]
+    elif operation == 6 and isinstance(target, dict):  # re-spell the apiVersion
+        target["apiVersion"] = API_VERSIONS[choose(len(API_VERSIONS))]
+    else:  # move an object elsewhere in the list
+        objects.insert(choose(len(objects)), objects.pop(index))
+    return objects
+
+
+def alias_bomb(levels: int) -> str:
+    lines = ["- kind: ConfigMap", "  l0: &l0 [x, x, x, x, x, x, x, x]"]
+    for level in range(1, levels):
+        lines.append(f"  l{level}: &l{level} [{', '.join([f'*l{level - 1}'] * 8)}]")
+    return "\n".join(lines) + "\n"
+
+
+def render(objects: list[Any], choose: Choose) -> str:
+    """The objects as a snapshot's text, sometimes with hostile text around them."""
+    form = choose(8)
+    if form == 0:  # YAML is read by a pure-Python parser: fewer and smaller, to keep runs fast
+        unicode = bool(choose(2))
+        try:
+            dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+            text = yaml.dump_all(objects[:12], Dumper=dumper, allow_unicode=unicode)
+        except UnicodeEncodeError:  # libyaml cannot write a lone surrogate; PyYAML escapes it
+            text = yaml.dump_all(objects[:12], Dumper=yaml.SafeDumper, allow_unicode=unicode)
+    elif form <= 3:
+        text = json.dumps({"apiVersion": "v1", "kind": "List", "items": objects})
+    else:
+        text = json.dumps(objects)  # an array; NaN and Infinity appear as bare words
+    damage = choose(10)
+    if damage == 0:
+        text = text[: choose(len(text) + 1)]
+    elif damage == 1:
+        text = alias_bomb(2 + choose(8)) + text if form == 0 else text
+    elif damage == 2:
+        depth = 90 + choose(30)
+        text = "[" * depth + text + "]" * depth
+    return text
+
+
+@st.composite
+def snapshots(draw: st.DrawFn) -> str:
+    """A snapshot's text: a subset of the bundled example, mutated, rendered."""
+
+    def choose(n: int) -> int:
+        return draw(st.integers(0, max(n - 1, 0)))
+
+    objects = [copy.deepcopy(obj) for obj in EXAMPLE if choose(4)]
+    mutations = draw(st.integers(0, 4))
+    event(f"mutations: {mutations}")
+    for _ in range(mutations):
+        mutate(objects, choose)
+    return render(objects, choose)
+
+
+ARGUMENTS = st.lists(
+    st.sampled_from(
+        [
+            "--now=+15m",
+            "--now=-1h",
+            "--now=9999-12-31T23:59:59Z",
+            "--now=0001-01-01T00:00:00Z",
+            "--now=1e9",
+            "--now=\u0663",
+            "--now=+99999999w",
+            "--strict-times",
+            "--lenient-config",
+            "--orphans-as-top-level",
+            "--preemptor-queue=research",
+            "--preemptor-queue=prod-batch",
+            "--preemptor=finetune-7b",
+            "--preemptor=\x1b",
+            "--priority=7",
+        ]
+    ),
+    max_size=3,
+    unique=True,
+)
+
+
+def strict_json(text: str) -> Any:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def check_stream(text: str, prefix: str) -> None:
+    assert all(ch == "\n" or ch.isprintable() for ch in text), f"a control character: {text!r:.300}"
+    lines = text.splitlines()
+    assert all(line.startswith(prefix) for line in lines), text[:600]
+
+
+@FUZZ
+@given(snapshots(), st.sampled_from(["table", "json"]), ARGUMENTS)
+def test_explain_answers_hostile_snapshots_with_its_own_errors_and_valid_output(
+    text: str, output: str, arguments: list[str]
+) -> None:
+    """Only the library's own errors, valid JSON whenever JSON is written, bounded output."""
+    progress("test_explain_answers_hostile_snapshots_with_its_own_errors_and_valid_output")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(
+        ["explain", "-", "--output", output, *arguments],
+        stdin=io.StringIO(text),
+        stdout=out,
+        stderr=err,
+        now=NOW,
+    )
+    event(f"status {status}, {output}")
+    assert status in (0, 1, 2)
+    written = out.getvalue()
+    if status == 0:
+        check_stream(err.getvalue(), "minruntime: warning: ")
+        check_stream(written, "")
+        if output == "json":
+            report = strict_json(written)
+            assert report["schema"] == "minruntime.explain/v2"
+        assert len(written) <= 50 * len(text) + 20_000
+    else:
+        assert written == ""
+        assert err.getvalue()
+        check_stream(err.getvalue(), "minruntime: error: ")
+        assert len(err.getvalue()) <= 2 * len(text) + 20_000
+
+
+@FUZZ
+@given(st.data())
+def test_explain_succeeds_often_enough_for_the_json_law_to_be_tested(data: st.DataObject) -> None:
+    """Objects mutated only in fields the library does not read always give status 0 and JSON,
+    so the JSON law above is exercised on every run, not only when a mutation happens to keep
+    the snapshot readable."""
+    progress("test_explain_succeeds_often_enough_for_the_json_law_to_be_tested")
+    objects = [copy.deepcopy(obj) for obj in EXAMPLE]
+    for _ in range(data.draw(st.integers(1, 5))):
+        obj = objects[data.draw(st.integers(0, len(objects) - 1))]
+        labels = obj.setdefault("metadata", {}).setdefault("labels", {})
+        labels[data.draw(st.text(max_size=20))] = data.draw(st.text(max_size=50))
+    text = json.dumps(objects)
+    out, err = io.StringIO(), io.StringIO()
+    status = main(
+        ["-", "--output", "json"], stdin=io.StringIO(text), stdout=out, stderr=err, now=NOW
+    )
+    assert status == 0, err.getvalue()
+    assert len(strict_json(out.getvalue())["jobs"]) == 19
+
+
+# -- every textual input, through its reader -----------------------------------------------------
+
+TEXT = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet="0123456789.+-hmsuµnwd\u0663\u00b2_eE", max_size=80),
+    st.builds(
+        lambda digits, unit: "9" * digits + unit,
+        st.integers(0, 6000),
+        st.sampled_from(["s", "h", ""]),
+    ),
+    st.sampled_from([str(value) for value in HOSTILE if isinstance(value, str)]),
+)
+
+
+@FUZZ
+@given(st.one_of(TEXT, st.integers(-(10**400), 10**400), st.floats(), st.booleans(), st.none()))
+def test_durations_raise_only_invalid_duration(value: object) -> None:
+    progress("test_durations_raise_only_invalid_duration")
+    try:
+        parsed: MinRuntime | InvalidDuration = MinRuntime.parse(value)
+    except InvalidDuration as error:
+        parsed = error
+    if isinstance(parsed, InvalidDuration):
+        event("refused")
+        assert len(str(parsed)) < 1000  # a long input is shown shortened
+    else:
+        event("read")
+        assert MinRuntime.parse(str(parsed)) == parsed
+
+
+TIMESTAMPS = st.one_of(
+    TEXT,
+    st.builds(
+        lambda year, month, day, hour, offset, fraction: (
+            f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:59:59{fraction}{offset}"
+        ),
+        st.integers(0, 9999),
+        st.integers(0, 13),
+        st.integers(0, 32),
+        st.integers(0, 25),
+        st.sampled_from(["Z", "z", "+00:00", "-23:59", "+23:59", "+24:00", "-01:00"]),
+        st.sampled_from(["", ".5", "." + "9" * 40]),
+    ),
+)
+
+
+@FUZZ
+@given(TIMESTAMPS)
+def test_timestamps_raise_only_invalid_timestamp(text: str) -> None:
+    progress("test_timestamps_raise_only_invalid_timestamp")
+    try:
+        moment = parse_rfc3339(text, origin="fuzz")
+    except InvalidTimestamp:
+        event("refused")
+    else:
+        event("read")
+        assert moment.utcoffset() is not None
+    assert parse_start_time(text).value is None or parse_start_time(text).warnings == ()
+
+
+CONFIG_TEXT = st.one_of(
+    TEXT,
+    st.builds(
+        lambda arguments: json.dumps(
+            {"tiers": [{"plugins": [{"name": "minruntime", "arguments": arguments}]}]}
+        ),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "defaultPreemptMinRuntime",
+                    "defaultReclaimMinRuntime",
+                    "reclaimResolveMethod",
+                    "defaultMaxEvictions",
+                    "defaultPreemtMinRuntime",
+                ]
+            ),
+            st.sampled_from(HOSTILE[:-2]),
+        ),
+    ),
+    st.builds(alias_bomb, st.integers(1, 9)),
+)
+
+
+@FUZZ
+@given(CONFIG_TEXT, st.booleans())
+def test_config_documents_raise_only_invalid_configuration(text: str, lenient: bool) -> None:
+    progress("test_config_documents_raise_only_invalid_configuration")
+    try:
+        Config.from_scheduler_config(text, lenient=lenient)
+    except InvalidConfiguration:
+        event("refused")
+    else:
+        event("read")
+
+
+@FUZZ
+@given(snapshots())
+def test_the_readers_raise_only_the_library_errors(text: str) -> None:
+    progress("test_the_readers_raise_only_the_library_errors")
+    try:
+        objects = load_objects(text, origin="fuzz")
+    except InvalidObject:
+        event("unreadable text")
+        return
+    try:
+        read_snapshot(objects)
+    except MinRuntimeError:
+        event("refused snapshot")
+    else:
+        event("read snapshot")
+
+
+def explain_json(objects: list[Any], *arguments: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(
+        ["-", "--output", "json", *arguments],
+        stdin=io.StringIO(json.dumps(objects)),
+        stdout=out,
+        stderr=err,
+        now=NOW,
+    )
+    assert status == 0, err.getvalue()
+    return out.getvalue()
+
+
+IN_EXAMPLE_ORDER = {
+    arguments: explain_json(EXAMPLE, *arguments)
+    for arguments in [(), ("--preemptor-queue=research",), ("--preemptor=finetune-7b",)]
+}
+
+
+@FUZZ
+@given(st.permutations(range(len(EXAMPLE))), st.sampled_from(sorted(IN_EXAMPLE_ORDER)))
+def test_the_answer_never_depends_on_the_order_of_the_objects(
+    order: list[int], arguments: tuple[str, ...]
+) -> None:
+    """The same snapshot listed in any order gives the same report, byte for byte: evictable
+    pods of elastic and semi-preemptible jobs, ranks, warnings and all."""
+    progress("test_the_answer_never_depends_on_the_order_of_the_objects")
+    report = json.loads(explain_json([EXAMPLE[i] for i in order], *arguments))
+    expected = json.loads(IN_EXAMPLE_ORDER[arguments])
+    for key in expected:
+        assert report[key] == expected[key], key
