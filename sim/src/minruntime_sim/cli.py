@@ -1,11 +1,11 @@
-"""``minruntime simulate``: replay a trace under several min-runtime settings and compare them.
+"""``minruntime-sim`` (also ``minruntime simulate``): replay a trace under several min-runtime settings and compare them.
 
 Examples::
 
-    minruntime simulate philly --gpus 704 --reclaim-min-runtime 0 10m 30m 1h 4h --jobs 2
-    minruntime simulate alibaba --gpus 48 --preempt-min-runtime 0 30m --json out.json
-    minruntime simulate my-trace.csv --checkpoint-interval none 30m --csv out.csv --plot out.png
-    minruntime simulate philly --gpus 704 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
+    minruntime-sim philly --gpus 704 --reclaim-min-runtime 0 10m 30m 1h 4h --jobs 2
+    minruntime-sim alibaba --gpus 48 --preempt-min-runtime 0 30m --json out.json
+    minruntime-sim my-trace.csv --checkpoint-interval none 30m --csv out.csv --plot out.png
+    minruntime-sim philly --gpus 704 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
         --policy none min-runtime checkpoint-aware --checkpoint-grace 10m --jobs 2
 
 Every combination of the values given runs (reclaim outermost, then preempt, then checkpoint
@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
-from minruntime.durations import MinRuntime
-from minruntime.errors import MinRuntimeError
-from minruntime.sim.model import DEFAULT_CHECKPOINT_GRACE, POLICIES, parse_seconds
-from minruntime.sim.sweep import (
+from minruntime import MinRuntime
+from minruntime_sim.errors import SimError
+from minruntime_sim.model import DEFAULT_CHECKPOINT_GRACE, POLICIES, parse_duration, parse_seconds
+from minruntime_sim.sweep import (
     TraceSource,
     format_table,
     plot,
@@ -35,11 +35,11 @@ from minruntime.sim.sweep import (
     to_csv,
     to_json,
 )
-from minruntime.sim.traces import TRACE_NAMES
+from minruntime_sim.traces import TRACE_NAMES
 
 __all__ = ["build_parser", "main"]
 
-PROG = "minruntime simulate"
+PROG = "minruntime-sim"
 
 
 class _UsageError(Exception):
@@ -48,8 +48,8 @@ class _UsageError(Exception):
 
 def _min_runtime(text: str) -> MinRuntime:
     try:
-        return MinRuntime.parse(text, origin="the command line")
-    except MinRuntimeError as error:
+        return parse_duration(text, origin="the command line")
+    except SimError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -58,7 +58,7 @@ def _interval(text: str) -> int | None:
         return None
     try:
         seconds = parse_seconds(text, origin="--checkpoint-interval")
-    except MinRuntimeError as error:
+    except SimError as error:
         raise argparse.ArgumentTypeError(f"{error}; or 'none' for no checkpoints") from None
     if seconds < 1:
         raise argparse.ArgumentTypeError(
@@ -69,8 +69,8 @@ def _interval(text: str) -> int | None:
 
 def _grace(text: str) -> MinRuntime:
     try:
-        return MinRuntime.parse(text, origin="--checkpoint-grace", allow_never=False)
-    except MinRuntimeError as error:
+        return parse_duration(text, origin="--checkpoint-grace", allow_never=False)
+    except SimError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -87,7 +87,7 @@ def _count(text: str) -> int:
 def _overhead(text: str) -> int:
     try:
         return parse_seconds(text, origin="--restart-overhead")
-    except MinRuntimeError as error:
+    except SimError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
@@ -107,7 +107,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``minruntime simulate`` (for wiring it into the main command)."""
+    """The argument parser of ``minruntime-sim``.
+
+    >>> build_parser().parse_args(["philly", "--gpus", "704"]).gpus
+    704
+    """
     parser = _Parser(
         prog=PROG,
         description="Replay a GPU-cluster trace under min-runtime settings and compare lost "
@@ -116,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "trace",
         help=f"{', '.join(TRACE_NAMES)}, or the path of a CSV trace "
-        "(see minruntime.sim.traces for its format)",
+        "(see minruntime_sim.traces for its format)",
     )
     parser.add_argument("--limit", type=_positive, help="only the first N jobs by submission")
     parser.add_argument(
@@ -203,7 +207,7 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """Run ``minruntime simulate`` with ``argv`` (without the subcommand); the exit status.
+    """Run ``minruntime-sim`` with ``argv`` (without the subcommand); the exit status.
 
     0 on success, 2 for a usage error or a trace that cannot be read, 1 if the plot cannot be
     drawn (the table and the other files are written first).
@@ -224,7 +228,7 @@ def main(
     source = TraceSource(args.trace, limit=args.limit, gpus=args.gpus, seed=args.seed)
     try:
         workload = source.load()
-    except MinRuntimeError as error:
+    except SimError as error:
         err.write(f"{PROG}: error: {error}\n")
         return 2
     grid = settings_grid(

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minruntime import InvalidDuration, MinRuntime, Queue, QueueTree
-from minruntime.sim import (
+from minruntime import MinRuntime, Queue, QueueTree
+from minruntime.testing import min_runtimes, optional_min_runtimes
+from minruntime_sim import (
     EvictionRecord,
-    InvalidTrace,
+    InvalidSetting,
     JobSpec,
     Settings,
     SimulationError,
@@ -22,7 +23,6 @@ from minruntime.sim import (
     simulate,
     synthetic_workload,
 )
-from minruntime.testing import min_runtimes, optional_min_runtimes
 
 TWO_QUEUES = QueueTree([Queue("a"), Queue("b")])
 
@@ -295,7 +295,7 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
 
 
 def test_settings_reject_an_unknown_policy_naming_it() -> None:
-    with pytest.raises(InvalidTrace) as caught:
+    with pytest.raises(InvalidSetting) as caught:
         Settings(policy="fifo")
     assert str(caught.value) == (
         "policy: invalid value 'fifo' (expected one of none, min-runtime, checkpoint-aware)"
@@ -303,13 +303,13 @@ def test_settings_reject_an_unknown_policy_naming_it() -> None:
 
 
 def test_settings_reject_a_negative_budget_naming_it() -> None:
-    with pytest.raises(InvalidTrace) as caught:
+    with pytest.raises(InvalidSetting) as caught:
         Settings(policy="checkpoint-aware", max_evictions=-1)
     assert str(caught.value) == "max_evictions must be None or an integer >= 0, got -1"
 
 
 def test_settings_reject_a_never_grace_naming_the_field() -> None:
-    with pytest.raises(InvalidDuration) as caught:
+    with pytest.raises(InvalidSetting) as caught:
         Settings(policy="checkpoint-aware", checkpoint_grace="never")
     assert "'never'" in str(caught.value)
     assert "Settings checkpoint_grace" in str(caught.value)

@@ -35,11 +35,11 @@ from typing import Any, Final
 
 import attrs
 
-from minruntime.durations import MinRuntime
-from minruntime.sim.metrics import Metrics
-from minruntime.sim.model import DEFAULT_CHECKPOINT_GRACE, Settings, Workload
-from minruntime.sim.scheduler import simulate
-from minruntime.sim.traces import load_trace
+from minruntime import MinRuntime
+from minruntime_sim.metrics import Metrics
+from minruntime_sim.model import DEFAULT_CHECKPOINT_GRACE, Settings, Workload
+from minruntime_sim.scheduler import simulate
+from minruntime_sim.traces import load_trace
 
 __all__ = [
     "RunSummary",

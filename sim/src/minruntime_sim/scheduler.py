@@ -41,7 +41,7 @@ its past evictions, and a weight of 1 per task (one GPU).
 Invariants are checked as it runs, and a break raises :class:`SimulationError`.
 
 >>> from minruntime import Queue, QueueTree
->>> from minruntime.sim import JobSpec, Settings, Workload, simulate
+>>> from minruntime_sim import JobSpec, Settings, Workload, simulate
 >>> workload = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
 ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
 ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
@@ -70,9 +70,10 @@ from minruntime.preemptibility import Preemptibility
 from minruntime.queues import QueueTree
 from minruntime.resolution import Action
 from minruntime.session import Session
-from minruntime.sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
-from minruntime.sim.model import JobSpec, Settings, SimulationError, Workload
 from minruntime.starttime import stamp_start_time
+from minruntime_sim.errors import SimulationError
+from minruntime_sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
+from minruntime_sim.model import JobSpec, Settings, Workload
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -92,7 +93,19 @@ _CHUNK: Final = 32
 
 @attrs.frozen(kw_only=True, eq=False)
 class SimulationResult:
-    """What one run produced: its metrics, every eviction and every job's outcome."""
+    """What one run produced: its metrics, every eviction and every job's outcome.
+
+    >>> from minruntime import Queue, QueueTree
+    >>> from minruntime_sim import JobSpec, Workload, simulate
+    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
+    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
+    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
+    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
+    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> result = simulate(toy)
+    >>> result.workload, result.settings.label, len(result.jobs), len(result.evictions)
+    ('toy', 'reclaim=0s preempt=0s checkpoint=none', 3, 1)
+    """
 
     workload: str
     settings: Settings
@@ -883,6 +896,16 @@ def simulate(
     Raises:
         SimulationError: if an invariant breaks (capacity, eviction outside the evictable
             tasks, an eviction plan the Session does not validate).
+
+    >>> from minruntime import Queue, QueueTree
+    >>> from minruntime_sim import JobSpec, Workload, simulate
+    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
+    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
+    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
+    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
+    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> [(job.id, job.finish) for job in simulate(toy, Settings(reclaim_min_runtime="1m")).jobs]
+    [('a1', 205), ('a2', 105), ('b1', 110)]
     """
     settings = settings if settings is not None else Settings()
     return _Simulation(workload, settings, tree if tree is not None else workload.tree).run()

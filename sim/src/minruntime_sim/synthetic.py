@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import random
 
-from minruntime.preemptibility import Preemptibility
-from minruntime.queues import Queue, QueueTree
-from minruntime.sim.model import JobSpec, Workload, scale_shares
+from minruntime import Preemptibility, Queue, QueueTree
+from minruntime_sim.model import JobSpec, Workload, scale_shares
 
 __all__ = ["synthetic_workload"]
 
@@ -54,6 +53,10 @@ def synthetic_workload(
         non_preemptible: the fraction of jobs with priority 125 (non-preemptible by the legacy
             rule); the others have priority 50 or 75 with no explicit preemptibility.
         checkpoints: the fraction of jobs that checkpoint (every 10 or 30 minutes).
+
+    >>> workload = synthetic_workload(seed=1, jobs=5)
+    >>> workload.name, len(workload.jobs), workload.total_gpus, dict(workload.deserved)
+    ('synthetic(seed=1, jobs=5)', 5, 16, {'q0': 8, 'q1': 8})
     """
     rng = random.Random(seed)
     names = [f"q{i}" for i in range(max(1, queues))]

@@ -1,4 +1,4 @@
-"""``minruntime simulate`` (``minruntime.sim.cli.main``) and the sweep behind it.
+"""``minruntime-sim`` (``minruntime_sim.cli.main``) and the sweep behind it.
 
 The hand-computed workload of ``tests/test_sim.py`` (queues a and b, jobs a1, a2, b1), written
 as a CSV trace, gives the exact figures of the table below: see that file for the arithmetic.
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from minruntime import MinRuntime, Queue, QueueTree
-from minruntime.sim import JobSpec, Workload
-from minruntime.sim.cli import main
-from minruntime.sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
-from minruntime.sim.traces import write_csv
+from minruntime_sim import JobSpec, Workload
+from minruntime_sim.cli import main
+from minruntime_sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
+from minruntime_sim.traces import write_csv
 
 HAND = Workload(
     name="hand",
@@ -417,7 +417,7 @@ def test_plot_without_matplotlib_fails_after_writing_the_rest(
 
     assert result.status == 1
     assert result.err == (
-        "minruntime simulate: error: --plot needs matplotlib, which is not installed: "
+        "minruntime-sim: error: --plot needs matplotlib, which is not installed: "
         "pip install matplotlib\n"
     )
     assert csv_path.is_file()
@@ -467,7 +467,7 @@ def test_usage_errors_name_the_argument_and_value(args: list[str], message: str)
     result = run(args)
 
     assert result.status == 2
-    assert result.err.startswith(f"minruntime simulate: error: {message}")
+    assert result.err.startswith(f"minruntime-sim: error: {message}")
     assert result.out == ""
 
 
@@ -476,7 +476,7 @@ def test_an_unreadable_trace_is_a_usage_error() -> None:
 
     assert (result.status, result.out) == (2, "")
     assert result.err == (
-        "minruntime simulate: error: unknown trace 'helios' "
+        "minruntime-sim: error: unknown trace 'helios' "
         "(expected philly, alibaba, synthetic, or a CSV file's path)\n"
     )
 
@@ -485,7 +485,7 @@ def test_help_prints_usage_and_succeeds() -> None:
     result = run(["--help"])
 
     assert result.status == 0
-    assert result.out.startswith("usage: minruntime simulate [-h]")
+    assert result.out.startswith("usage: minruntime-sim [-h]")
     assert "--reclaim-min-runtime MR [MR ...]" in result.out
 
 

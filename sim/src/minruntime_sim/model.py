@@ -26,45 +26,42 @@ from typing import Any, Final
 
 import attrs
 
-from minruntime.config import RESOLVE_METHODS, Config
-from minruntime.durations import MinRuntime
-from minruntime.errors import InvalidDuration, MinRuntimeError
-from minruntime.jobs import DEFAULT_PRIORITY
-from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
-from minruntime.queues import Queue, QueueTree
+from minruntime import (
+    LEGACY_PRIORITY_THRESHOLD,
+    Config,
+    MinRuntime,
+    Preemptibility,
+    Queue,
+    QueueTree,
+)
+from minruntime_sim.errors import InvalidSetting, InvalidTrace
 
 __all__ = [
+    "DEFAULT_PRIORITY",
     "POLICIES",
-    "InvalidTrace",
+    "RESOLVE_METHODS",
     "JobSpec",
     "Settings",
-    "SimulationError",
     "Workload",
     "ceil_seconds",
+    "parse_duration",
     "parse_seconds",
     "scale_shares",
 ]
 
 SECOND_NS: Final = 1_000_000_000
 
+DEFAULT_PRIORITY: Final = 50
+"""A job's priority when the trace gives none (the policy library's default too)."""
+
+RESOLVE_METHODS: Final = ("lca", "queue")
+"""The reclaim resolve methods a run can use (see :class:`minruntime.Config`)."""
+
 POLICIES: Final = ("none", "min-runtime", "checkpoint-aware")
 """The protection policies a run can use (see :class:`Settings`)."""
 
 DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
 """The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
-
-
-class SimulationError(MinRuntimeError, AssertionError):
-    """An invariant of the simulation broke: a bug in the simulator or in the library.
-
-    Raised when capacity is exceeded, when a task outside ``Session.evictable_tasks`` would be
-    evicted, or when an eviction plan fails ``Session.validate``. The message names the job, the
-    time and the numbers.
-    """
-
-
-class InvalidTrace(MinRuntimeError, ValueError):
-    """A trace or workload that cannot be simulated; the message names the file, row and value."""
 
 
 def _positive(name: str) -> Any:
@@ -88,7 +85,10 @@ def _non_negative(instance: JobSpec, attribute: attrs.Attribute[int], value: int
 def _to_preemptibility(value: Preemptibility | str | None) -> Preemptibility | None:
     if value is None or value == "":
         return None
-    return Preemptibility.parse(value, origin="JobSpec preemptibility")
+    try:
+        return Preemptibility.parse(value, origin="JobSpec preemptibility")
+    except ValueError as error:
+        raise InvalidTrace(str(error)) from error
 
 
 def _check_min_available(
@@ -194,8 +194,28 @@ def _to_notes(notes: Iterable[str]) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _to_min_runtime(value: object) -> MinRuntime:
-    return MinRuntime.parse(value, origin="Settings")
+def parse_duration(value: object, *, origin: str, allow_never: bool = True) -> MinRuntime:
+    """A duration as the policy library reads it, or :class:`InvalidSetting` naming ``origin``.
+
+    >>> parse_duration("1h30m", origin="--checkpoint-interval")
+    MinRuntime('1h30m')
+    >>> parse_duration("never", origin="Settings checkpoint_grace", allow_never=False)
+    Traceback (most recent call last):
+    ...
+    minruntime_sim.errors.InvalidSetting: invalid duration 'never' in Settings checkpoint_grace: ...
+    """
+    try:
+        return MinRuntime.parse(value, origin=origin, allow_never=allow_never)
+    except ValueError as error:
+        raise InvalidSetting(str(error)) from error
+
+
+def _to_reclaim(value: object) -> MinRuntime:
+    return parse_duration(value, origin="Settings reclaim_min_runtime")
+
+
+def _to_preempt(value: object) -> MinRuntime:
+    return parse_duration(value, origin="Settings preempt_min_runtime")
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -214,6 +234,13 @@ class Workload:
     Raises:
         InvalidTrace: for a job in a queue that has no deserved share or is not in the tree, a
             negative share, or fewer than one GPU.
+
+    >>> from minruntime import Queue, QueueTree
+    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
+    ...     deserved={"a": 3, "b": 1}, total_gpus=4,
+    ...     jobs=[JobSpec(id="j1", queue="a", submit=0, run_time=60, gpus=1)])
+    >>> dict(toy.with_gpus(8).deserved), toy.with_gpus(8).notes
+    ({'a': 6, 'b': 2}, ('cluster resized to 8 GPUs, shares scaled',))
     """
 
     name: str
@@ -266,18 +293,16 @@ def parse_seconds(value: object, *, origin: str) -> int:
     """A duration in whole seconds (rounded up), from any spelling ``MinRuntime`` reads.
 
     Raises:
-        InvalidDuration: for never or anything that is not a duration.
+        InvalidSetting: for never or anything that is not a duration.
 
     >>> parse_seconds("1h30m", origin="--checkpoint-interval"), parse_seconds("1.5s", origin="x")
     (5400, 2)
     """
-    duration = MinRuntime.parse(value, origin=origin)
+    duration = parse_duration(value, origin=origin)
     if duration.is_never:
-        raise InvalidDuration(
+        raise InvalidSetting(
             f"invalid duration {value!r} in {origin}: never is not a length of time "
-            "(expected e.g. '10m', '1h30m')",
-            value=value,
-            origin=origin,
+            "(expected e.g. '10m', '1h30m')"
         )
     ns = duration.nanoseconds or 0
     return -(-ns // SECOND_NS)
@@ -285,24 +310,24 @@ def parse_seconds(value: object, *, origin: str) -> int:
 
 def _check_resolve_method(instance: Settings, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in RESOLVE_METHODS:
-        raise InvalidTrace(
+        raise InvalidSetting(
             f"reclaim_resolve_method: invalid value {value!r} (expected 'lca' or 'queue')"
         )
 
 
 def _check_policy(instance: Settings, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in POLICIES:
-        raise InvalidTrace(
+        raise InvalidSetting(
             f"policy: invalid value {value!r} (expected one of {', '.join(POLICIES)})"
         )
 
 
 def _to_grace(value: object) -> MinRuntime:
-    return MinRuntime.parse(value, origin="Settings checkpoint_grace", allow_never=False)
+    return parse_duration(value, origin="Settings checkpoint_grace", allow_never=False)
 
 
 def _to_window(value: object) -> MinRuntime:
-    return MinRuntime.parse(value, origin="Settings eviction_window")
+    return parse_duration(value, origin="Settings eviction_window")
 
 
 @attrs.frozen(kw_only=True)
@@ -350,12 +375,8 @@ class Settings:
     'reclaim=0s preempt=0s checkpoint=none policy=none'
     """
 
-    preempt_min_runtime: MinRuntime = attrs.field(
-        default=MinRuntime.ZERO, converter=_to_min_runtime
-    )
-    reclaim_min_runtime: MinRuntime = attrs.field(
-        default=MinRuntime.ZERO, converter=_to_min_runtime
-    )
+    preempt_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_preempt)
+    reclaim_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_reclaim)
     reclaim_resolve_method: str = attrs.field(default="lca", validator=_check_resolve_method)
     checkpoint_interval: int | None = None
     restart_overhead: int = 0
@@ -372,7 +393,7 @@ class Settings:
         if budget is not None and (
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
         ):
-            raise InvalidTrace(f"max_evictions must be None or an integer >= 0, got {budget!r}")
+            raise InvalidSetting(f"max_evictions must be None or an integer >= 0, got {budget!r}")
         if self.policy != "checkpoint-aware":
             object.__setattr__(self, "checkpoint_grace", MinRuntime.ZERO)
             object.__setattr__(self, "max_evictions", None)
@@ -386,12 +407,12 @@ class Settings:
         if interval is not None and (
             isinstance(interval, bool) or not isinstance(interval, int) or interval < 1
         ):
-            raise InvalidTrace(
+            raise InvalidSetting(
                 f"checkpoint_interval must be None or seconds >= 1, got {interval!r}"
             )
         overhead = self.restart_overhead
         if isinstance(overhead, bool) or not isinstance(overhead, int) or overhead < 0:
-            raise InvalidTrace(f"restart_overhead must be seconds >= 0, got {overhead!r}")
+            raise InvalidSetting(f"restart_overhead must be seconds >= 0, got {overhead!r}")
 
     @property
     def checkpoint_aware(self) -> bool:
