@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minruntime import MinRuntime, MinRuntimeError, Queue, QueueTree
+from minruntime import MinRuntime, MinRuntimeError, Queue, QueueTree, Session
 from minruntime.testing import min_runtimes
 from minruntime_sim import (
     Distribution,
@@ -330,24 +330,20 @@ def test_a_tree_given_to_simulate_replaces_the_workloads() -> None:
 
 def test_a_plan_the_session_refuses_is_a_simulation_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """If validation ever refused a plan built from evictable tasks, the run stops loudly."""
-    from minruntime import session as session_module
-    from minruntime.validation import Failure, FailureKind, ScenarioResult
 
-    def refuse(
-        self: object, action: object, preemptor: object, evictions: object
-    ) -> ScenarioResult:
-        failure = Failure(
-            victim="a2",
-            kind=FailureKind.PROTECTED,
-            pod_set="default",
-            active=2,
-            evicted=2,
-            min_available=2,
-            min_runtime=MinRuntime("1h"),
-        )
-        return ScenarioResult(action=action, preemptor="b1", failures=(failure,))  # type: ignore[arg-type]
+    class Refusal:
+        """What ``Session.validate`` returns for a plan it refuses: falsy, and says why."""
 
-    monkeypatch.setattr(session_module.Session, "validate", refuse)
+        def __bool__(self) -> bool:
+            return False
+
+        def __str__(self) -> str:
+            return "invalid: 'a2' is protected"
+
+    def refuse(self: object, action: object, preemptor: object, evictions: object) -> Refusal:
+        return Refusal()
+
+    monkeypatch.setattr(Session, "validate", refuse)
 
     with pytest.raises(SimulationError, match=r"at 10: eviction plan rejected: .*'a2'"):
         simulate(two_queue_workload())

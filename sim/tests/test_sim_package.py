@@ -4,15 +4,18 @@ over to it."""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
 import io
+import pathlib
 import pkgutil
 import subprocess
 import sys
 
 import pytest
 
+import minruntime
 import minruntime_sim
 from minruntime.cli import main as minruntime_main
 
@@ -67,3 +70,46 @@ def test_minruntime_simulate_hands_over_to_minruntime_sim() -> None:
     assert minruntime_main(["simulate", "--help"], stdout=out, stderr=err) == 0
     assert out.getvalue().startswith("usage: minruntime-sim [-h]")
     assert err.getvalue() == ""
+
+
+def _imports_from_minruntime() -> list[tuple[str, str, str]]:
+    """(file, module, name) for every import of the policy library in the simulator's source."""
+    found: list[tuple[str, str, str]] = []
+    for path in sorted(pathlib.Path(minruntime_sim.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("minruntime"):
+                module = node.module or ""
+                found.extend((path.name, module, alias.name) for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.extend(
+                    (path.name, alias.name, "")
+                    for alias in node.names
+                    if alias.name.split(".")[0] == "minruntime"
+                )
+    return found
+
+
+def test_the_simulator_uses_only_the_librarys_public_names() -> None:
+    """Only ``from minruntime import NAME`` with NAME in ``minruntime.__all__``: no engine
+    module, no ``minruntime.session``; nor the Session's job facts (it owns its jobs)."""
+    imports = _imports_from_minruntime()
+    library = [(file, module, name) for file, module, name in imports if module == "minruntime"]
+    assert [entry for entry in imports if entry[1].split(".")[0] == "minruntime"] == library
+    assert sorted({name for _, _, name in library} - set(minruntime.__all__)) == []
+    assert sorted({name for _, _, name in library}) == [
+        "Action",
+        "Config",
+        "LEGACY_PRIORITY_THRESHOLD",
+        "MinRuntime",
+        "Preemptibility",
+        "Queue",
+        "QueueTree",
+        "Session",
+        "TaskStatus",
+    ]
+    source = "".join(
+        path.read_text(encoding="utf-8")
+        for path in pathlib.Path(minruntime_sim.__file__).parent.glob("*.py")
+    )
+    assert ".facts(" not in source
+    assert "JobFacts" not in source

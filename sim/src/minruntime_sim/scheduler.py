@@ -30,13 +30,18 @@ scheduling pass runs at that instant:
 An evicted job loses the work done since its last checkpoint (checkpoints every
 ``checkpoint_interval`` seconds after each start; without one, everything since it last
 started) and a restart overhead, returns to pending, and gets a new start time when it is
-allocated again (:func:`~minruntime.stamp_start_time`). A partial eviction of an elastic job
+allocated again (a job that grows keeps its start time). A partial eviction of an elastic job
 that keeps at least its minimum loses nothing: its remaining tasks carry its state.
 
 Under the ``checkpoint-aware`` policy each job shows the Session what the simulator knows
 (BEHAVIOR.md section 16): its ``checkpoint_interval``, its ``last_checkpoint`` (the latest
 checkpoint of its current run, the very instant whose progress an eviction keeps), the times of
 its past evictions, and a weight of 1 per task (one GPU).
+
+The simulator asks the library only through its public names (``from minruntime import ...``).
+What it knows of its own jobs it computes itself rather than asking the Session: a job's
+effective preemptibility (the explicit one, else the legacy priority rule), whether it goes
+whole (neither elastic nor semi-preemptible), and how many of its tasks are above its minimum.
 
 Invariants are checked as it runs, and a break raises :class:`SimulationError`.
 
@@ -64,13 +69,7 @@ from typing import Final, cast
 
 import attrs
 
-from minruntime.durations import MinRuntime
-from minruntime.jobs import DEFAULT_POD_SET, TaskStatus
-from minruntime.preemptibility import Preemptibility
-from minruntime.queues import QueueTree
-from minruntime.resolution import Action
-from minruntime.session import Session
-from minruntime.starttime import stamp_start_time
+from minruntime import Action, Config, MinRuntime, Preemptibility, QueueTree, Session, TaskStatus
 from minruntime_sim.errors import SimulationError
 from minruntime_sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
 from minruntime_sim.model import JobSpec, Settings, Workload
@@ -85,6 +84,8 @@ _RUNNING: Final = TaskStatus.RUNNING
 _SUCCEEDED: Final = TaskStatus.SUCCEEDED
 _NON: Final = Preemptibility.NON_PREEMPTIBLE
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_PREEMPTIBLE: Final = Preemptibility.PREEMPTIBLE
+_POD_SET: Final = "default"
 _COMPLETE: Final = 0
 _WAKE: Final = 1
 _CHUNK: Final = 32
@@ -129,7 +130,7 @@ class _PodSet:
     __slots__ = ("min_available", "name", "tasks")
 
     def __init__(self, min_available: int, tasks: list[_Task]) -> None:
-        self.name = DEFAULT_POD_SET
+        self.name = _POD_SET
         self.min_available = min_available
         self.tasks = tasks
 
@@ -140,11 +141,13 @@ class _Job:
     __slots__ = (
         "active",
         "done",
+        "effective",
         "epoch",
         "eviction_count",
         "eviction_times",
         "finish",
         "first_start",
+        "goes_whole",
         "id",
         "index",
         "interval",
@@ -165,13 +168,19 @@ class _Job:
         "tasks",
     )
 
-    def __init__(self, spec: JobSpec, index: int, interval: int | None) -> None:
+    def __init__(self, spec: JobSpec, index: int, interval: int | None, threshold: int) -> None:
         self.spec = spec
         self.index = index
         self.id = spec.id
         self.queue = spec.queue
         self.priority = spec.priority
         self.preemptibility = spec.preemptibility
+        self.effective = spec.preemptibility or (
+            _PREEMPTIBLE if spec.priority < threshold else _NON
+        )
+        """Its preemptibility: the explicit one, else the legacy priority rule (BEHAVIOR.md)."""
+        self.goes_whole = not spec.elastic and self.effective is not _SEMI
+        """A gang that is neither elastic nor semi-preemptible is evicted whole or not at all."""
         self.start_time: int | None = None
         self.tasks = [_Task(f"{spec.id}/{i}") for i in range(spec.gpus)]
         self.pod_sets = (_PodSet(spec.need, self.tasks),)
@@ -191,6 +200,11 @@ class _Job:
         self.eviction_times: list[int] = []
         self.lost = 0
         self.restart_lost = 0
+
+    @property
+    def surplus(self) -> int:
+        """How many of its active tasks are above its minimum (a semi-preemptible job's core)."""
+        return max(0, self.active - self.spec.need)
 
     @property
     def order(self) -> tuple[int, int, int]:
@@ -235,8 +249,10 @@ class _AwareJob(_Job):
 
     __slots__ = ("checkpoint_interval", "clock")
 
-    def __init__(self, spec: JobSpec, index: int, interval: int | None, clock: _Clock) -> None:
-        super().__init__(spec, index, interval)
+    def __init__(
+        self, spec: JobSpec, index: int, interval: int | None, threshold: int, clock: _Clock
+    ) -> None:
+        super().__init__(spec, index, interval, threshold)
         self.clock = clock
         self.checkpoint_interval = None if self.interval is None else MinRuntime(self.interval)
 
@@ -353,20 +369,17 @@ class _Simulation:
         budgets = [tree[name].max_evictions for name in tree]
         budgets.append(settings.max_evictions)
         self.clock = _Clock(max((budget for budget in budgets if budget is not None), default=0))
-        self.base = Session(
-            tree,
-            settings.config(),
-            0,
-            legacy_priority_threshold=settings.legacy_priority_threshold,
-        )
+        self.tree = tree
+        self.config: Config = settings.config()
+        threshold = settings.legacy_priority_threshold
         self.queues = {
             name: _Queue(name, share) for name, share in sorted(workload.deserved.items())
         }
         self.queue_list = list(self.queues.values())
         self.jobs = [
-            _AwareJob(spec, index, settings.checkpoint_interval, self.clock)
+            _AwareJob(spec, index, settings.checkpoint_interval, threshold, self.clock)
             if self.aware
-            else _Job(spec, index, settings.checkpoint_interval)
+            else _Job(spec, index, settings.checkpoint_interval, threshold)
             for index, spec in enumerate(workload.jobs)
         ]
         self.events: list[tuple[int, int, int, _Job | None, int]] = []
@@ -540,7 +553,12 @@ class _Simulation:
         if sum(cap for cap, _ in groups) < need:
             queue.memo[action] = (key, None, False)
             return False
-        session = self.base.at(now)
+        session = Session(
+            self.tree,
+            self.config,
+            now,
+            legacy_priority_threshold=self.settings.legacy_priority_threshold,
+        )
         plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
         freed = 0
         ranked: list[tuple[int, list[_Job]]] = []
@@ -560,7 +578,7 @@ class _Simulation:
                     evictable = cast(
                         "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
                     )
-                    take = self._take(session, victim, evictable, need - freed, left)
+                    take = self._take(victim, evictable, need - freed, left)
                     if take:
                         plan.append((victim, evictable[:take], evictable))
                         freed += take
@@ -606,22 +624,18 @@ class _Simulation:
             got = 0
             for victim in victims:
                 evictable = len(session.evictable_tasks(action, job, victim))
-                facts = session.facts(victim)
-                if evictable > cap and not facts.elastic and facts.preemptibility is not _SEMI:
+                if evictable > cap and victim.goes_whole:
                     continue  # a gang goes whole or not at all
                 got += evictable
             bound += min(cap, got)
         return bound < need
 
     @staticmethod
-    def _take(
-        session: Session, victim: _Job, evictable: tuple[_Task, ...], wanted: int, left: int
-    ) -> int:
+    def _take(victim: _Job, evictable: tuple[_Task, ...], wanted: int, left: int) -> int:
         """How many of a victim's evictable tasks to take (0: skip it)."""
         if not evictable:
             return 0
-        facts = session.facts(victim)
-        if not facts.elastic and facts.preemptibility is not _SEMI:
+        if victim.goes_whole:
             take = len(evictable)  # a gang goes whole
         else:
             take = min(len(evictable), wanted, left)
@@ -643,11 +657,10 @@ class _Simulation:
                 evictable = len(session.evictable_tasks(action, job, victim))
                 extra = 0
                 if session.is_protected(action, job, victim):
-                    facts = session.facts(victim)
-                    if facts.preemptibility is _SEMI:
-                        extra = len(facts.surplus_tasks()) - evictable
-                    elif facts.preemptibility is not _NON:
-                        extra = facts.active_count - evictable
+                    if victim.effective is _SEMI:
+                        extra = victim.surplus - evictable
+                    elif victim.effective is not _NON:
+                        extra = victim.active - evictable
                 if extra > 0:
                     protected_any = True
                 got += evictable + extra
@@ -685,7 +698,7 @@ class _Simulation:
                 )
         for victim, chosen, _ in plan:
             min_runtime = session.min_runtime(action, job, victim)
-            effective = session.facts(victim).preemptibility
+            effective = victim.effective
             unsaved = session.unsaved_work(victim, chosen) if self.aware else None
             self._evict(victim, chosen, now, action, job, min_runtime, effective, unsaved)
         queue = self.queues[job.queue]
@@ -712,7 +725,6 @@ class _Simulation:
             raise SimulationError(
                 f"at {now}: starting {count} tasks of {job.id!r} with {self.free} GPUs free"
             )
-        stamp = stamp_start_time(job, now=now, pipelined=False)
         queue = self.queues[job.queue]
         started = 0
         for task in job.tasks:
@@ -722,7 +734,7 @@ class _Simulation:
                 if started == count:
                     break
         if job.active == 0:
-            job.start_time = None if stamp is None else _seconds(stamp)
+            job.start_time = now  # a run starts now; a job that grows keeps its start time
             job.run_start = now
             job.settled = now
             job.segments = [(now, job.done, count)]
@@ -731,8 +743,6 @@ class _Simulation:
                 job.first_start = now
             queue.add_running(job)
         else:
-            if stamp is None or _seconds(stamp) != job.start_time:  # pragma: no cover
-                raise SimulationError(f"at {now}: scaling {job.id!r} up changed its start time")
             self._settle(job, now)
             job.segments.append((now, job.done, job.active + count))
         job.active += count
