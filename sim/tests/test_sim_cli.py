@@ -36,17 +36,17 @@ HAND = Workload(
 HAND_TABLE = """\
 hand: 3 jobs, 4 GPUs, 2 queues
 
-policy       reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
-min-runtime  0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
-min-runtime  1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
-min-runtime  never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
+policy       order      reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
+min-runtime  reference  0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
+min-runtime  reference  1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
+min-runtime  reference  never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
 """
 
 HAND_CSV = """\
-policy,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
-min-runtime,0s,0s,none,,,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
-min-runtime,1m,0s,none,,,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
-min-runtime,never,0s,none,,,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
+policy,order,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+min-runtime,reference,0s,0s,none,,,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
+min-runtime,reference,1m,0s,none,,,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
+min-runtime,reference,never,0s,none,,,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
 """
 
 
@@ -138,9 +138,9 @@ def test_every_combination_runs_reclaim_outermost(hand_trace: Path, tmp_path: Pa
 
     assert result.status == 0, result.err
     lines = csv_path.read_text(encoding="utf-8").splitlines()[1:]
-    rows = [line.split(",")[1:4] for line in lines]
+    rows = [line.split(",")[2:5] for line in lines]
     assert rows == [[r, p, c] for r in ("0s", "1m") for p in ("0s", "5m") for c in ("none", "50s")]
-    lost = [line.split(",")[10] for line in lines]
+    lost = [line.split(",")[11] for line in lines]
     # 0s: a2 loses 10 + 20 restart = 30; 1m: a1 loses 120 (no checkpoint) or 20 (checkpoint at
     # 50 s), plus 20 restart: 140 or 40 GPU-seconds
     assert lost == ["0.008"] * 4 + ["0.039", "0.011", "0.039", "0.011"]
@@ -160,10 +160,10 @@ CHECKPOINTS = Workload(
 """The scenario of ``tests/test_sim_policies.py`` (reclaim at 190): see there for the numbers."""
 
 POLICIES_CSV = """\
-policy,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
-none,0s,0s,1m40s,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
-min-runtime,1m,0s,1m40s,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
-checkpoint-aware,1m,0s,1m40s,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
+policy,order,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+none,reference,0s,0s,1m40s,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
+min-runtime,reference,1m,0s,1m40s,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
+checkpoint-aware,reference,1m,0s,1m40s,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
 """
 
 
@@ -196,8 +196,9 @@ def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
     assert result.status == 0, result.err
     assert csv_path.read_text(encoding="utf-8") == POLICIES_CSV
     header = result.out.splitlines()[2].split()
-    assert header[:7] == [
+    assert header[:8] == [
         "policy",
+        "order",
         "reclaim",
         "preempt",
         "checkpoint",
@@ -241,7 +242,7 @@ def test_the_eviction_budget_reaches_the_checkpoint_aware_runs_only(tmp_path: Pa
         (None, "never"),
         (2, "1h"),
     ]
-    assert result.out.splitlines()[4].split()[4:6] == ["10m", "2/1h"]
+    assert result.out.splitlines()[4].split()[5:7] == ["10m", "2/1h"]
 
 
 def test_parallel_runs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
@@ -397,7 +398,7 @@ def test_plot_draws_one_series_per_policy_of_lost_work_against_reclaim_waiting(
         ("ylabel", "lost work (GPU-hours)"),
         (
             "title",
-            "hand, 4 GPUs\ncheckpoints every 50s; checkpoint-aware: grace 20s, eviction budget off",
+            "hand, 4 GPUs\ncheckpoints every 50s; victim order reference; checkpoint-aware: grace 20s, eviction budget off",
         ),
         ("legend", "policy (points: reclaim min-runtime)"),
         ("grid", {"alpha": 0.3}),
@@ -490,7 +491,7 @@ def test_help_prints_usage_and_succeeds() -> None:
 
 
 def test_format_table_and_csv_of_no_runs_are_headers_only() -> None:
-    assert format_table([]).startswith("policy  reclaim  preempt  checkpoint  evictions")
+    assert format_table([]).startswith("policy  order  reclaim  preempt  checkpoint  evictions")
     assert to_csv([]).count("\n") == 1
 
 
@@ -507,6 +508,7 @@ def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
     assert result.status == 0, result.err
     assert result.out.splitlines()[-1].split() == [
         "min-runtime",
+        "reference",
         "0s",
         "0s",
         "none",

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minruntime import MinRuntime, Queue, QueueTree
+from minruntime import MinRuntime, Queue, QueueTree, Session
 from minruntime.testing import min_runtimes, optional_min_runtimes
 from minruntime_sim import (
     EvictionRecord,
@@ -136,7 +136,9 @@ def test_checkpoint_aware_ranking_takes_the_victim_with_least_unsaved_work() -> 
     a2's at 250): rank_victims puts a1 (5 s x 2 = 10 unsaved) before a2 (55 s x 2 = 110). a1
     loses 10 and restarts at 255 with 400 saved: 800 s, finishing at 1055; a2 finishes at 1150.
     """
-    result = simulate(checkpointing_workload(205), policy("checkpoint-aware"))
+    result = simulate(
+        checkpointing_workload(205), policy("checkpoint-aware", victim_order="least-unsaved")
+    )
 
     assert evictions(result) == [(205, "a1", "reclaim", 2, 10)]
     assert outcomes(result) == {
@@ -233,14 +235,12 @@ def test_a_disagreement_between_the_checkpoint_model_and_the_session_stops_the_r
 ) -> None:
     """The simulator checks that the Session's unsaved work of a whole eviction is exactly the
     work it loses; were they to differ, the run stops naming the job and both numbers."""
-    from minruntime import session as session_module
-
-    monkeypatch.setattr(
-        session_module.Session, "unsaved_work", lambda self, victim, tasks=None: 11.0
-    )
+    monkeypatch.setattr(Session, "unsaved_work", lambda self, victim, tasks=None: 11.0)
 
     with pytest.raises(SimulationError) as caught:
-        simulate(checkpointing_workload(205), policy("checkpoint-aware"))
+        simulate(
+            checkpointing_workload(205), policy("checkpoint-aware", victim_order="least-unsaved")
+        )
     assert str(caught.value) == (
         "at 205: 'a1' loses 10 GPU-seconds since its checkpoint at 200, but the Session "
         "counts 11.0 unsaved"
@@ -285,7 +285,8 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
         config.default_eviction_window,
     ) == (MinRuntime("30m"), MinRuntime("5m"), MinRuntime("5m"), 3, MinRuntime("1d"))
     assert settings_.label == (
-        "reclaim=30m preempt=0s checkpoint=none policy=checkpoint-aware grace=5m budget=3/24h"
+        "reclaim=30m preempt=0s checkpoint=none order=reference policy=checkpoint-aware grace=5m "
+        "budget=3/24h"
     )
     assert settings_.to_dict()["policy"] == "checkpoint-aware"
     assert (settings_.to_dict()["max_evictions"], settings_.to_dict()["eviction_window"]) == (
@@ -459,7 +460,7 @@ def test_the_property_workloads_tell_the_policies_apart() -> None:
     """The property tests' workloads are not vacuous: on seeds 0 and 2 the three policies give
     different evictions and lost work, and on seed 2 checkpoint-aware waits on its grace (exact
     numbers, as a regression guard): (evictions, whole evictions, lost GPU-seconds, reclaim
-    waiting)."""
+    waiting). Youngest first for none and min-runtime, least unsaved work for checkpoint-aware."""
     rows = []
     for seed in range(3):
         for name in ("none", "min-runtime", "checkpoint-aware"):
@@ -471,6 +472,7 @@ def test_the_property_workloads_tell_the_policies_apart() -> None:
                     preempt_min_runtime="5m",
                     checkpoint_interval=1800,
                     checkpoint_grace="5m",
+                    victim_order="least-unsaved" if name == "checkpoint-aware" else "youngest",
                 ),
             ).metrics
             rows.append(

@@ -33,7 +33,7 @@ from minruntime_sim.metrics import (
     Metrics,
     QueueMetrics,
 )
-from minruntime_sim.model import JobSpec, Settings, Workload
+from minruntime_sim.model import JobSpec, Settings, VictimOrder, Workload
 from minruntime_sim.scheduler import SimulationResult, simulate
 from minruntime_sim.synthetic import synthetic_workload
 from minruntime_sim.traces import load_trace, read_alibaba, read_csv, read_philly
@@ -53,6 +53,7 @@ __all__ = [
     "SimError",
     "SimulationError",
     "SimulationResult",
+    "VictimOrder",
     "Workload",
     "load_trace",
     "read_alibaba",

@@ -25,7 +25,13 @@ from typing import NoReturn, TextIO
 
 from minruntime import MinRuntime
 from minruntime_sim.errors import SimError
-from minruntime_sim.model import DEFAULT_CHECKPOINT_GRACE, POLICIES, parse_duration, parse_seconds
+from minruntime_sim.model import (
+    DEFAULT_CHECKPOINT_GRACE,
+    POLICIES,
+    VictimOrder,
+    parse_duration,
+    parse_seconds,
+)
 from minruntime_sim.sweep import (
     TraceSource,
     format_table,
@@ -126,7 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--gpus", type=_positive, help="resize the cluster to N GPUs (shares scale with it)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic trace")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the synthetic trace and the random order"
+    )
     parser.add_argument(
         "--reclaim-min-runtime",
         nargs="+",
@@ -170,6 +178,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="protection policies to compare: none (no protection, min-runtimes ignored), "
         "min-runtime (the default), checkpoint-aware (min-runtime plus checkpoint grace, "
         "eviction budget and least-unsaved-work-first victims)",
+    )
+    parser.add_argument(
+        "--victim-order",
+        nargs="+",
+        type=VictimOrder,
+        choices=list(VictimOrder),
+        default=[VictimOrder.REFERENCE],
+        metavar="ORDER",
+        help="victim orders to compare: reference (the reference scheduler's, the default), "
+        "youngest, oldest, random (seeded by --seed), least-unsaved (Session.rank_victims)",
     )
     parser.add_argument(
         "--checkpoint-grace",
@@ -243,6 +261,8 @@ def main(
         eviction_window=(
             args.eviction_window if args.eviction_window is not None else MinRuntime.NEVER
         ),
+        victim_orders=args.victim_order,
+        seed=args.seed,
     )
     summaries = run_sweep(source, grid, jobs=args.jobs)
     out.write(

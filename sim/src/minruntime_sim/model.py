@@ -21,6 +21,7 @@ at least ``min_available`` tasks and grows when GPUs are free).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
@@ -42,6 +43,7 @@ __all__ = [
     "RESOLVE_METHODS",
     "JobSpec",
     "Settings",
+    "VictimOrder",
     "Workload",
     "ceil_seconds",
     "parse_duration",
@@ -59,6 +61,44 @@ RESOLVE_METHODS: Final = ("lca", "queue")
 
 POLICIES: Final = ("none", "min-runtime", "checkpoint-aware")
 """The protection policies a run can use (see :class:`Settings`)."""
+
+
+class VictimOrder(enum.Enum):
+    """The order in which the simulated scheduler considers running jobs as victims.
+
+    Victims always come from the queues the action allows (the preemptor's own queue for
+    preempt; for reclaim, the queues over their share, most over first); this is the order
+    inside each of those queues.
+
+    - ``REFERENCE`` (the default): the reference scheduler's. KAI-Scheduler walks victims in the
+      reverse of its job order (``pkg/scheduler/actions/utils/job_order_by_queue.go``: a victim
+      queue compares with ``!JobOrderFn``). Its job order is the priority plugin's (higher
+      priority first), then the elastic plugin's (jobs below their minimum, then at it, then
+      above it: ``pkg/scheduler/plugins/elastic/elastic.go``), then the pod group's creation
+      time and UID (``pkg/scheduler/framework/session_plugins.go``). Reversed: lowest priority
+      first, then jobs running above their minimum before jobs at it, then the latest
+      *submitted* first (a restarted job keeps its submission time), then the later listed.
+    - ``YOUNGEST``: lowest priority first, then the most recently (re)started first: the least
+      work since its start (this simulator's order before the choice existed).
+    - ``OLDEST``: lowest priority first, then the longest running first.
+    - ``RANDOM``: lowest priority first, then a random order drawn afresh at every start from
+      the run's ``seed``.
+    - ``LEAST_UNSAVED``: :meth:`minruntime.Session.rank_victims`: least unsaved work first
+      (every job shows the Session its checkpoints), then lower priority.
+
+    >>> VictimOrder("least-unsaved"), str(VictimOrder.REFERENCE)
+    (<VictimOrder.LEAST_UNSAVED: 'least-unsaved'>, 'reference')
+    """
+
+    REFERENCE = "reference"
+    YOUNGEST = "youngest"
+    OLDEST = "oldest"
+    RANDOM = "random"
+    LEAST_UNSAVED = "least-unsaved"
+
+    def __str__(self) -> str:
+        return self.value
+
 
 DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
 """The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
@@ -322,6 +362,18 @@ def _check_policy(instance: Settings, attribute: attrs.Attribute[str], value: st
         )
 
 
+def _to_order(value: object) -> VictimOrder:
+    if isinstance(value, VictimOrder):
+        return value
+    try:
+        return VictimOrder(value)
+    except ValueError:
+        raise InvalidSetting(
+            f"victim_order: invalid value {value!r} (expected one of "
+            f"{', '.join(order.value for order in VictimOrder)})"
+        ) from None
+
+
 def _to_grace(value: object) -> MinRuntime:
     return parse_duration(value, origin="Settings checkpoint_grace", allow_never=False)
 
@@ -343,18 +395,19 @@ class Settings:
         restart_overhead: seconds a job spends restarting after a full eviction, paid again by
             every evicted task (GPU-seconds lost on top of the unsaved work).
         legacy_priority_threshold: the legacy preemptibility rule's threshold.
-        policy: how running jobs are protected and which victims go first (:data:`POLICIES`):
+        policy: how running jobs are protected (:data:`POLICIES`):
 
             - ``"none"``: no protection at all: both min-runtimes are 0 whatever is given, the
               tree's queue-level values are ignored too, and no checkpoint-aware setting
-              applies; victims in the simulator's order (lowest priority, then most recently
-              started first);
-            - ``"min-runtime"`` (the default): the min-runtimes above and the tree's, the same
-              victim order, no checkpoint-aware setting;
+              applies;
+            - ``"min-runtime"`` (the default): the min-runtimes above and the tree's, no
+              checkpoint-aware setting;
             - ``"checkpoint-aware"``: the min-runtimes, plus BEHAVIOR.md section 16: every job
               tells the Session its checkpoint interval, its last checkpoint and its past
-              evictions, the grace and budget below apply, and victims are taken in
-              :meth:`~minruntime.Session.rank_victims` order (least unsaved work first).
+              evictions, and the grace and budget below apply.
+        victim_order: the order in which victims are considered (:class:`VictimOrder`; default
+            the reference scheduler's), whatever the policy.
+        seed: the seed of everything random in the run (the ``random`` victim order).
         checkpoint_grace: the checkpoint grace, preempt and reclaim alike (``checkpoint-aware``
             only; default 10m, 0 turns it off).
         max_evictions: the eviction budget per job (``checkpoint-aware`` only; ``None``: no
@@ -367,12 +420,13 @@ class Settings:
 
     >>> settings = Settings(reclaim_min_runtime=MinRuntime("30m"))
     >>> settings.config().default_reclaim_min_runtime, settings.label
-    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none')
-    >>> aware = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware", max_evictions=3)
+    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none order=reference')
+    >>> aware = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware", max_evictions=3,
+    ...                  victim_order="least-unsaved")
     >>> aware.label
-    'reclaim=30m preempt=0s checkpoint=none policy=checkpoint-aware grace=10m budget=3'
-    >>> Settings(reclaim_min_runtime="30m", policy="none").label
-    'reclaim=0s preempt=0s checkpoint=none policy=none'
+    'reclaim=30m preempt=0s checkpoint=none order=least-unsaved policy=checkpoint-aware grace=10m budget=3'
+    >>> Settings(reclaim_min_runtime="30m", policy="none", victim_order="random", seed=7).label
+    'reclaim=0s preempt=0s checkpoint=none order=random seed=7 policy=none'
     """
 
     preempt_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_preempt)
@@ -387,8 +441,14 @@ class Settings:
     )
     max_evictions: int | None = None
     eviction_window: MinRuntime = attrs.field(default=MinRuntime.NEVER, converter=_to_window)
+    victim_order: VictimOrder = attrs.field(default=VictimOrder.REFERENCE, converter=_to_order)
+    seed: int = 0
 
     def __attrs_post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise InvalidSetting(f"seed must be an integer, got {self.seed!r}")
+        if self.victim_order is not VictimOrder.RANDOM:
+            object.__setattr__(self, "seed", 0)  # unused: equal runs have equal settings
         budget = self.max_evictions
         if budget is not None and (
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
@@ -469,8 +529,8 @@ class Settings:
 
     @property
     def label(self) -> str:
-        """A short name for tables: the min-runtimes, the checkpoint interval and the policy
-        (named unless it is ``min-runtime``)."""
+        """A short name for tables: the min-runtimes, the checkpoint interval, the victim order
+        (and its seed when random) and the policy (named unless it is ``min-runtime``)."""
         checkpoint = (
             "none"
             if self.checkpoint_interval is None
@@ -478,8 +538,10 @@ class Settings:
         )
         label = (
             f"reclaim={self.reclaim_min_runtime} preempt={self.preempt_min_runtime} "
-            f"checkpoint={checkpoint}"
+            f"checkpoint={checkpoint} order={self.victim_order}"
         )
+        if self.victim_order is VictimOrder.RANDOM:
+            label += f" seed={self.seed}"
         if self.policy != "min-runtime":
             label += f" policy={self.policy}"
         if self.checkpoint_aware:
@@ -501,6 +563,8 @@ class Settings:
             "checkpoint_grace": str(self.checkpoint_grace),
             "max_evictions": self.max_evictions,
             "eviction_window": str(self.eviction_window),
+            "victim_order": str(self.victim_order),
+            "seed": self.seed,
         }
 
 

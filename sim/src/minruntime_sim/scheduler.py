@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import random
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Final, cast
@@ -72,7 +73,7 @@ import attrs
 from minruntime import Action, Config, MinRuntime, Preemptibility, QueueTree, Session, TaskStatus
 from minruntime_sim.errors import SimulationError
 from minruntime_sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
-from minruntime_sim.model import JobSpec, Settings, Workload
+from minruntime_sim.model import JobSpec, Settings, VictimOrder, Workload
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -105,7 +106,7 @@ class SimulationResult:
     ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
     >>> result = simulate(toy)
     >>> result.workload, result.settings.label, len(result.jobs), len(result.evictions)
-    ('toy', 'reclaim=0s preempt=0s checkpoint=none', 3, 1)
+    ('toy', 'reclaim=0s preempt=0s checkpoint=none order=reference', 3, 1)
     """
 
     workload: str
@@ -113,6 +114,9 @@ class SimulationResult:
     metrics: Metrics
     evictions: tuple[EvictionRecord, ...]
     jobs: tuple[JobOutcome, ...]
+    usage: tuple[tuple[int, int], ...] = ()
+    """Busy GPUs over time: ``(time, busy)`` at every instant the count changed (from the first
+    submission on), a step function: ``busy`` holds until the next entry's time."""
 
 
 class _Task:
@@ -141,6 +145,7 @@ class _Job:
     __slots__ = (
         "active",
         "done",
+        "draw",
         "effective",
         "epoch",
         "eviction_count",
@@ -182,6 +187,8 @@ class _Job:
         self.goes_whole = not spec.elastic and self.effective is not _SEMI
         """A gang that is neither elastic nor semi-preemptible is evicted whole or not at all."""
         self.start_time: int | None = None
+        self.draw = 0.0
+        """Its place in the ``random`` victim order, drawn at every start."""
         self.tasks = [_Task(f"{spec.id}/{i}") for i in range(spec.gpus)]
         self.pod_sets = (_PodSet(spec.need, self.tasks),)
         self.interval = spec.checkpoint_interval or interval
@@ -332,17 +339,36 @@ class _Queue:
     def remove_running(self, job: _Job) -> None:
         del self.running[job.priority][job.id]
 
-    def victims(self, below_priority: float) -> tuple[list[_Job], int]:
-        """Running jobs below a priority, lowest priority then youngest first, and their GPUs."""
+    def victims(self, below_priority: float, order: VictimOrder) -> tuple[list[_Job], int]:
+        """Running jobs below a priority, lowest priority first, then in ``order`` (see
+        :class:`VictimOrder`), and their GPUs. Within a priority, jobs are kept in the order
+        they (re)started."""
         members: list[_Job] = []
         gpus = 0
         for priority in sorted(self.running):
             if priority >= below_priority:
                 break
-            jobs = self.running[priority]
-            members.extend(reversed(jobs.values()))
+            jobs = self.running[priority].values()
+            if order is VictimOrder.YOUNGEST or order is VictimOrder.LEAST_UNSAVED:
+                members.extend(reversed(jobs))  # rank_victims breaks ties in this order
+            elif order is VictimOrder.OLDEST:
+                members.extend(jobs)
+            elif order is VictimOrder.RANDOM:
+                members.extend(sorted(jobs, key=_by_draw))
+            else:
+                members.extend(sorted(jobs, key=_reference_key))
             gpus += self.running_gpus.get(priority, 0)
         return members, gpus
+
+
+def _by_draw(job: _Job) -> tuple[float, int]:
+    return (job.draw, job.index)
+
+
+def _reference_key(job: _Job) -> tuple[bool, int, int]:
+    """The reference scheduler's victim order within a priority: jobs above their minimum first,
+    then the latest submitted, then the later listed (its creation time, then UID, reversed)."""
+    return (job.active <= job.spec.need, -job.spec.submit, -job.index)
 
 
 def _seconds(moment: datetime) -> int:
@@ -365,6 +391,10 @@ class _Simulation:
         self.used = 0
         self.version = 0
         self.aware = settings.checkpoint_aware
+        self.order = settings.victim_order
+        self.ranking = self.order is VictimOrder.LEAST_UNSAVED
+        self.rng = random.Random(settings.seed)
+        self.shows = shows_checkpoints = self.aware or self.ranking
         tree = settings.tree(tree)
         budgets = [tree[name].max_evictions for name in tree]
         budgets.append(settings.max_evictions)
@@ -378,7 +408,7 @@ class _Simulation:
         self.queue_list = list(self.queues.values())
         self.jobs = [
             _AwareJob(spec, index, settings.checkpoint_interval, threshold, self.clock)
-            if self.aware
+            if shows_checkpoints
             else _Job(spec, index, settings.checkpoint_interval, threshold)
             for index, spec in enumerate(workload.jobs)
         ]
@@ -387,6 +417,7 @@ class _Simulation:
         self.wakeups: set[int] = set()
         self.shrunk: dict[str, _Job] = {}
         self.records: list[EvictionRecord] = []
+        self.usage: list[tuple[int, int]] = []
         self.busy = 0
 
     # -- events ---------------------------------------------------------------------------------
@@ -453,6 +484,8 @@ class _Simulation:
         self._allocate(now)
         self._evict_phase(now)
         self._grow(now)
+        if not self.usage or self.usage[-1][1] != self.used:
+            self.usage.append((now, self.used))
         allocated = sum(q.alloc for q in self.queue_list)
         if self.free < 0 or self.free + allocated != self.total:
             raise SimulationError(
@@ -527,7 +560,7 @@ class _Simulation:
         """Candidate victims in the order they are considered, grouped with how much each group
         may give (a victim queue's excess over its share, for reclaim)."""
         if action is Action.PREEMPT:
-            members, gpus = queue.victims(job.priority)
+            members, gpus = queue.victims(job.priority, self.order)
             return [(gpus, members)] if members else []
         over = [
             other
@@ -537,7 +570,7 @@ class _Simulation:
         over.sort(key=lambda other: (_neg(other.share_key()), other.name))
         groups = []
         for other in over:
-            members, _ = other.victims(math.inf)
+            members, _ = other.victims(math.inf, self.order)
             groups.append((other.alloc - other.deserved, members))
         return groups
 
@@ -565,7 +598,7 @@ class _Simulation:
         for cap, members in groups:
             left = cap
             batches: Iterator[Sequence[_Job]]
-            if self.aware:
+            if self.ranking:
                 order = session.rank_victims(action, job, members)
                 ranked.append((cap, order))
                 batches = iter((order,))
@@ -604,7 +637,15 @@ class _Simulation:
         )
         if action is Action.RECLAIM:
             queue.blocked = blocked
-        if not self.aware or self._short_whatever_the_order(session, action, job, ranked, need):
+        if not self.aware and not self.ranking:
+            short = True  # the order and the eligible victims only change with the key
+        else:
+            if not self.ranking:
+                ranked = [
+                    (cap, session.eligible_victims(action, job, members)) for cap, members in groups
+                ]
+            short = self._short_whatever_the_order(session, action, job, ranked, need)
+        if short:
             # Until ``retry_at`` (or a change: the key), the same attempt fails the same way:
             # no protection ends before then and nothing else moves. Under checkpoint-aware
             # ranking the order moves with time, so only a plan short whatever the order is kept.
@@ -699,7 +740,7 @@ class _Simulation:
         for victim, chosen, _ in plan:
             min_runtime = session.min_runtime(action, job, victim)
             effective = victim.effective
-            unsaved = session.unsaved_work(victim, chosen) if self.aware else None
+            unsaved = session.unsaved_work(victim, chosen) if self.shows else None
             self._evict(victim, chosen, now, action, job, min_runtime, effective, unsaved)
         queue = self.queues[job.queue]
         queue.pop(job)
@@ -734,6 +775,8 @@ class _Simulation:
                 if started == count:
                     break
         if job.active == 0:
+            if self.order is VictimOrder.RANDOM:
+                job.draw = self.rng.random()
             job.start_time = now  # a run starts now; a job that grows keeps its start time
             job.run_start = now
             job.settled = now
@@ -881,6 +924,7 @@ class _Simulation:
             metrics=metrics,
             evictions=tuple(self.records),
             jobs=outcomes,
+            usage=tuple(self.usage),
         )
 
 

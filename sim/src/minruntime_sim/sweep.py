@@ -8,16 +8,16 @@ from its :class:`TraceSource`.
 >>> from minruntime import MinRuntime
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[None, 1800])
 >>> [settings.label for settings in grid]
-['reclaim=0s preempt=0s checkpoint=none', 'reclaim=0s preempt=0s checkpoint=30m', 'reclaim=1h preempt=0s checkpoint=none', 'reclaim=1h preempt=0s checkpoint=30m']
+['reclaim=0s preempt=0s checkpoint=none order=reference', 'reclaim=0s preempt=0s checkpoint=30m order=reference', 'reclaim=1h preempt=0s checkpoint=none order=reference', 'reclaim=1h preempt=0s checkpoint=30m order=reference']
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[1800],
 ...                      policies=["none", "min-runtime", "checkpoint-aware"])
 >>> for settings in grid:
 ...     print(settings.label)
-reclaim=0s preempt=0s checkpoint=30m policy=none
-reclaim=0s preempt=0s checkpoint=30m
-reclaim=0s preempt=0s checkpoint=30m policy=checkpoint-aware grace=10m
-reclaim=1h preempt=0s checkpoint=30m
-reclaim=1h preempt=0s checkpoint=30m policy=checkpoint-aware grace=10m
+reclaim=0s preempt=0s checkpoint=30m order=reference policy=none
+reclaim=0s preempt=0s checkpoint=30m order=reference
+reclaim=0s preempt=0s checkpoint=30m order=reference policy=checkpoint-aware grace=10m
+reclaim=1h preempt=0s checkpoint=30m order=reference
+reclaim=1h preempt=0s checkpoint=30m order=reference policy=checkpoint-aware grace=10m
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import attrs
 
 from minruntime import MinRuntime
 from minruntime_sim.metrics import Metrics
-from minruntime_sim.model import DEFAULT_CHECKPOINT_GRACE, Settings, Workload
+from minruntime_sim.model import DEFAULT_CHECKPOINT_GRACE, Settings, VictimOrder, Workload
 from minruntime_sim.scheduler import simulate
 from minruntime_sim.traces import load_trace
 
@@ -102,12 +102,16 @@ def settings_grid(
     checkpoint_grace: MinRuntime = DEFAULT_CHECKPOINT_GRACE,
     max_evictions: int | None = None,
     eviction_window: MinRuntime = MinRuntime.NEVER,
+    victim_orders: Sequence[VictimOrder] = (VictimOrder.REFERENCE,),
+    seed: int = 0,
 ) -> list[Settings]:
     """Every combination of the values, reclaim outermost, then preempt, then checkpoints, then
-    policies; a combination equal to an earlier one is left out (policy ``none`` ignores the
-    min-runtimes, so it runs once per checkpoint interval)."""
+    policies, then victim orders; a combination equal to an earlier one is left out (policy
+    ``none`` ignores the min-runtimes, so it runs once per checkpoint interval and order)."""
     grid: list[Settings] = []
-    for r, p, c, policy in itertools.product(reclaim, preempt, checkpoints, policies):
+    for r, p, c, policy, order in itertools.product(
+        reclaim, preempt, checkpoints, policies, victim_orders
+    ):
         settings = Settings(
             reclaim_min_runtime=r,
             preempt_min_runtime=p,
@@ -118,6 +122,8 @@ def settings_grid(
             checkpoint_grace=checkpoint_grace,
             max_evictions=max_evictions,
             eviction_window=eviction_window,
+            victim_order=order,
+            seed=seed,
         )
         if settings not in grid:
             grid.append(settings)
@@ -148,6 +154,7 @@ def run_sweep(source: TraceSource, grid: Sequence[Settings], *, jobs: int = 1) -
 
 _COLUMNS: Final = (
     "policy",
+    "order",
     "reclaim",
     "preempt",
     "checkpoint",
@@ -183,12 +190,20 @@ def _checkpoint(settings: Settings) -> str:
     return "none" if interval is None else str(MinRuntime(interval))
 
 
+def _order(settings: Settings) -> str:
+    """The victim order as the table shows it: its name, and its seed when random."""
+    if settings.victim_order is VictimOrder.RANDOM:
+        return f"random:{settings.seed}"
+    return str(settings.victim_order)
+
+
 def _row(summary: RunSummary) -> dict[str, object]:
     """One run as exact values (seconds, GPU-hours), keyed by the table's columns."""
     m = summary.metrics
     s = summary.settings
     return {
         "policy": s.policy,
+        "order": _order(s),
         "reclaim": str(s.reclaim_min_runtime),
         "preempt": str(s.preempt_min_runtime),
         "checkpoint": _checkpoint(s),
@@ -213,7 +228,7 @@ def format_table(summaries: Sequence[RunSummary]) -> str:
     The grace and budget columns appear when some run is checkpoint-aware (blank for the others).
     """
     aware = any(summary.settings.checkpoint_aware for summary in summaries)
-    settings_columns: tuple[str, ...] = ("policy", "reclaim", "preempt", "checkpoint")
+    settings_columns: tuple[str, ...] = ("policy", "order", "reclaim", "preempt", "checkpoint")
     if aware:
         settings_columns += ("grace", "budget")
     header: tuple[str, ...] = (
@@ -285,6 +300,8 @@ def _series_key(settings: Settings) -> tuple[object, ...]:
     """What a run's series is: every setting but the reclaim min-runtime."""
     return (
         settings.policy,
+        settings.victim_order,
+        settings.seed,
         settings.preempt_min_runtime,
         settings.checkpoint_interval,
         settings.checkpoint_grace,
@@ -298,6 +315,11 @@ def _series_label(settings: Settings, summaries: Sequence[RunSummary]) -> str:
     """The policy, and the other settings that tell this series from the others."""
     others = [summary.settings for summary in summaries]
     parts = [settings.policy]
+    if any(
+        (other.victim_order, other.seed) != (settings.victim_order, settings.seed)
+        for other in others
+    ):
+        parts.append(f"order {_order(settings)}")
     protecting = [other for other in others if other.policy != "none"]
     if settings.policy != "none" and any(
         other.preempt_min_runtime != settings.preempt_min_runtime for other in protecting
@@ -329,6 +351,9 @@ def _common(summaries: Sequence[RunSummary]) -> str:
         parts.append(
             "no checkpoints" if interval is None else f"checkpoints every {MinRuntime(interval)}"
         )
+    orders = {_order(summary.settings) for summary in summaries}
+    if len(orders) == 1:
+        parts.append(f"victim order {orders.pop()}")
     aware = {
         (summary.settings.checkpoint_grace, summary.settings.budget)
         for summary in summaries
