@@ -77,7 +77,7 @@ def test_reclaim_without_min_runtime_evicts_the_youngest_victim_at_once() -> Non
     (finish 100). Busy GPU-seconds: a1 200 + a2 (10 lost + 200) + b1 100 = 510 over 4 GPUs x
     160 s.
     """
-    result = simulate(two_queue_workload())
+    result = simulate(two_queue_workload(), Settings(restart_overhead=0))
 
     assert evictions(result) == [(10, "a2", "reclaim", "b1", 2, 10)]
     assert outcomes(result) == {
@@ -104,7 +104,7 @@ def test_reclaim_min_runtime_delays_reclaim_until_the_first_protection_ends() ->
     victim: it loses 60 s x 2 GPUs = 120. b1 runs 60-110, a2 finishes at 105, a1 restarts at 105
     and finishes at 205.
     """
-    result = simulate(two_queue_workload(), Settings(reclaim_min_runtime="1m"))
+    result = simulate(two_queue_workload(), Settings(restart_overhead=0, reclaim_min_runtime="1m"))
 
     assert evictions(result) == [(60, "a1", "reclaim", "b1", 2, 120)]
     assert outcomes(result) == {
@@ -186,8 +186,8 @@ def test_preempt_takes_a_lower_priority_job_of_the_same_queue() -> None:
     ]
     workload = Workload(name="one", tree=tree, deserved={"q": 2}, total_gpus=2, jobs=jobs)
 
-    plain = simulate(workload)
-    protected = simulate(workload, Settings(preempt_min_runtime="1m"))
+    plain = simulate(workload, Settings(restart_overhead=0))
+    protected = simulate(workload, Settings(restart_overhead=0, preempt_min_runtime="1m"))
 
     assert evictions(plain) == [(30, "low", "preempt", "high", 2, 60)]
     assert outcomes(plain) == {"low": (0, 140, 10, 1), "high": (30, 40, 0, 0)}
@@ -320,7 +320,7 @@ def test_a_tree_given_to_simulate_replaces_the_workloads() -> None:
     from b exactly as a 1m default does."""
     tree = QueueTree([Queue("a", reclaim_min_runtime="1m"), Queue("b")])
 
-    result = simulate(two_queue_workload(), tree=tree)
+    result = simulate(two_queue_workload(), Settings(restart_overhead=0), tree=tree)
 
     assert evictions(result) == [(60, "a1", "reclaim", "b1", 2, 120)]
 
@@ -516,7 +516,7 @@ def test_without_min_runtime_or_checkpoints_lost_work_is_the_work_done_before_ev
 ) -> None:
     """Law: with min-runtime 0, no checkpoints and no restart overhead, each whole eviction loses
     exactly the work its job did since it last started, and a partial one loses nothing."""
-    result = simulate(small_workload(seed, checkpoints=0.0), Settings())
+    result = simulate(small_workload(seed, checkpoints=0.0), Settings(restart_overhead=0))
 
     expected = sum(record.work_since_start for record in result.evictions if record.full)
     assert result.metrics.lost_gpu_seconds == expected

@@ -76,6 +76,8 @@ def test_simulate_prints_the_comparison_table_and_writes_csv_and_json(
 
     result = run(
         [
+            "--restart-overhead",
+            "0",
             str(hand_trace),
             "--reclaim-min-runtime",
             "0",
@@ -175,6 +177,8 @@ def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
 
     result = run(
         [
+            "--restart-overhead",
+            "0",
             str(jobs_file),
             "--reclaim-min-runtime",
             "1m",
@@ -345,6 +349,8 @@ def test_plot_draws_one_series_per_policy_of_lost_work_against_reclaim_waiting(
 
     result = run(
         [
+            "--restart-overhead",
+            "0",
             str(hand_trace),
             "--reclaim-min-runtime",
             "0",

@@ -61,7 +61,7 @@ def test_the_default_order_is_the_reference_schedulers() -> None:
     ],
 )
 def test_each_order_picks_its_victim(order: str, expected: list[tuple[int, str, int, int]]) -> None:
-    assert victims(Settings(victim_order=order)) == expected
+    assert victims(Settings(victim_order=order, restart_overhead=0)) == expected
 
 
 def test_the_reference_order_takes_a_job_above_its_minimum_before_one_at_it() -> None:
@@ -81,8 +81,8 @@ def test_the_reference_order_takes_a_job_above_its_minimum_before_one_at_it() ->
         ],
     )
 
-    reference = simulate(workload, Settings())
-    youngest = simulate(workload, Settings(victim_order="youngest"))
+    reference = simulate(workload, Settings(restart_overhead=0))
+    youngest = simulate(workload, Settings(restart_overhead=0, victim_order="youngest"))
 
     assert [(e.job, e.tasks, e.lost_gpu_seconds) for e in reference.evictions] == [("a1", 1, 0)]
     assert [(job.id, job.finish) for job in reference.jobs] == [
@@ -128,7 +128,16 @@ def test_the_command_compares_victim_orders(tmp_path: Path) -> None:
     json_path = tmp_path / "out.json"
 
     status = main(
-        [str(jobs_file), "--victim-order", "reference", "youngest", "--json", str(json_path)]
+        [
+            str(jobs_file),
+            "--victim-order",
+            "reference",
+            "youngest",
+            "--restart-overhead",
+            "0",
+            "--json",
+            str(json_path),
+        ]
     )
 
     assert status == 0

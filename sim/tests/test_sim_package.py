@@ -36,6 +36,7 @@ def test_the_modules_are_the_simulators() -> None:
         "minruntime_sim.sweep",
         "minruntime_sim.synthetic",
         "minruntime_sim.traces",
+        "minruntime_sim.uncertainty",
     ]
 
 

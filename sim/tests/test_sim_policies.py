@@ -59,6 +59,7 @@ def outcomes(result: SimulationResult) -> dict[str, tuple[int | None, int | None
 def policy(name: str, reclaim: str = "0s", **extra: object) -> Settings:
     """Checkpoints every 100 s, a 30 s checkpoint grace (used by checkpoint-aware only)."""
     return Settings(
+        restart_overhead=0,
         policy=name,
         reclaim_min_runtime=reclaim,
         checkpoint_interval=100,
@@ -167,7 +168,7 @@ def preempt_workload() -> Workload:
 def test_without_a_budget_a_job_is_preempted_again_and_again() -> None:
     """high1 preempts low at 10 (10 s x 2 lost), low restarts at 20, high2 preempts it again at
     30 (10 s x 2 lost); low restarts at 40 and finishes at 140."""
-    result = simulate(preempt_workload(), Settings(policy="checkpoint-aware"))
+    result = simulate(preempt_workload(), Settings(restart_overhead=0, policy="checkpoint-aware"))
 
     assert evictions(result) == [(10, "low", "preempt", 2, 20), (30, "low", "preempt", 2, 20)]
     assert outcomes(result)["low"] == (0, 140, 20, 2)
@@ -176,7 +177,9 @@ def test_without_a_budget_a_job_is_preempted_again_and_again() -> None:
 def test_an_eviction_budget_of_one_for_ever_protects_after_the_first_eviction() -> None:
     """max_evictions 1, no window: after its eviction at 10 low is protected for good, so high2
     waits until low finishes at 120 (20 + 100) and runs 120-130."""
-    result = simulate(preempt_workload(), Settings(policy="checkpoint-aware", max_evictions=1))
+    result = simulate(
+        preempt_workload(), Settings(restart_overhead=0, policy="checkpoint-aware", max_evictions=1)
+    )
 
     assert evictions(result) == [(10, "low", "preempt", 2, 20)]
     assert outcomes(result) == {
@@ -192,11 +195,15 @@ def test_an_eviction_budget_with_a_window_protects_until_the_eviction_leaves_it(
     at 50 and finishes at 150. A 15 s window has let go by 30: low goes at once."""
     windowed = simulate(
         preempt_workload(),
-        Settings(policy="checkpoint-aware", max_evictions=1, eviction_window="30s"),
+        Settings(
+            restart_overhead=0, policy="checkpoint-aware", max_evictions=1, eviction_window="30s"
+        ),
     )
     short = simulate(
         preempt_workload(),
-        Settings(policy="checkpoint-aware", max_evictions=1, eviction_window="15s"),
+        Settings(
+            restart_overhead=0, policy="checkpoint-aware", max_evictions=1, eviction_window="15s"
+        ),
     )
 
     assert evictions(windowed) == [(10, "low", "preempt", 2, 20), (40, "low", "preempt", 2, 40)]
@@ -221,8 +228,8 @@ def test_policy_none_ignores_queue_level_min_runtimes() -> None:
     tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
     workload = checkpointing_workload(190)
 
-    plain = simulate(workload, Settings(policy="none"), tree=tree)
-    protected = simulate(workload, Settings(), tree=tree)
+    plain = simulate(workload, Settings(restart_overhead=0, policy="none"), tree=tree)
+    protected = simulate(workload, Settings(restart_overhead=0), tree=tree)
 
     assert evictions(plain) == [(190, "a2", "reclaim", 2, 80)]
     assert evictions(protected) == []
@@ -467,6 +474,7 @@ def test_the_property_workloads_tell_the_policies_apart() -> None:
             metrics = simulate(
                 small_workload(seed),
                 Settings(
+                    restart_overhead=0,
                     policy=name,
                     reclaim_min_runtime="10m",
                     preempt_min_runtime="5m",

@@ -1,7 +1,8 @@
 """The simulator's validity checks, and two cross-checks against answers computed another way.
 
-Validity, on random small workloads under every victim order and policy: capacity is never
-exceeded, busy GPU-seconds are conserved, no job starts before it is submitted, every job
+Validity, on random small workloads under every victim order and policy, with and without
+saving on eviction: capacity is never exceeded, busy GPU-seconds are conserved (and, without
+elastic jobs, are exactly the work plus the lost work), no job starts before it is submitted, every job
 completes or is reported unschedulable, and no job is evicted whole before its protection ends.
 Cross-checks: FIFO on one queue equals an independent first-fit computation job by job, and an
 M/M/c queue's mean wait matches Erlang C within the simulation's confidence interval.
@@ -82,9 +83,10 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
     policy=st.sampled_from(["none", "min-runtime", "checkpoint-aware"]),
     reclaim=st.sampled_from(["0s", "10m", "1h"]),
     interval=st.sampled_from([None, 600]),
+    save=st.sampled_from([None, 20]),
 )
 def test_every_run_passes_the_validity_checks(
-    seed: int, order: VictimOrder, policy: str, reclaim: str, interval: int | None
+    seed: int, order: VictimOrder, policy: str, reclaim: str, interval: int | None, save: int | None
 ) -> None:
     """Law: whatever the order, policy and settings, every validity check holds."""
     workload = contended(seed)
@@ -98,10 +100,14 @@ def test_every_run_passes_the_validity_checks(
             restart_overhead=30,
             victim_order=order,
             seed=seed,
+            save_on_preempt=save,
         ),
     )
 
     check_validity(workload, result)
+    if not any(job.elastic for job in workload.jobs):
+        work = sum(job.work for job in workload.jobs)
+        assert result.metrics.busy_gpu_seconds == work + result.metrics.lost_gpu_seconds
     event(f"evicted: {bool(result.evictions)}")  # the checks bite: most runs evict
 
 

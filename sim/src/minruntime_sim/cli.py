@@ -18,30 +18,46 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import json
+import os
 import sys
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Final, NoReturn, TextIO
 
 from minruntime import MinRuntime
 from minruntime_sim.errors import SimError
 from minruntime_sim.model import (
     DEFAULT_CHECKPOINT_GRACE,
+    DEFAULT_RESTART_OVERHEAD,
     POLICIES,
+    Settings,
     VictimOrder,
+    Workload,
     parse_duration,
     parse_seconds,
 )
 from minruntime_sim.sweep import (
     TraceSource,
+    evictions_csv,
     format_table,
     plot,
     run_sweep,
     settings_grid,
     to_csv,
     to_json,
+    usage_csv,
 )
 from minruntime_sim.traces import TRACE_NAMES
+from minruntime_sim.uncertainty import (
+    Replicate,
+    format_intervals,
+    replicated_to_json,
+    replicates,
+    run_replicated,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -116,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``minruntime-sim``.
 
     >>> build_parser().parse_args(["philly", "--gpus", "704"]).gpus
-    704
+    [704]
     """
     parser = _Parser(
         prog=PROG,
@@ -130,10 +146,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--limit", type=_positive, help="only the first N jobs by submission")
     parser.add_argument(
-        "--gpus", type=_positive, help="resize the cluster to N GPUs (shares scale with it)"
+        "--gpus",
+        nargs="+",
+        type=_positive,
+        metavar="N",
+        help="resize the cluster to N GPUs, shares scaling with it (several: one replicate each)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the synthetic trace and the random order"
+        "--seed",
+        nargs="+",
+        type=int,
+        default=[0],
+        metavar="S",
+        help="seed of the synthetic trace and the random order (several: one replicate each)",
+    )
+    parser.add_argument(
+        "--slices",
+        type=_positive,
+        default=1,
+        metavar="K",
+        help="cut the trace into K equal spans of submission time, one replicate each",
     )
     parser.add_argument(
         "--reclaim-min-runtime",
@@ -162,9 +194,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--restart-overhead",
         type=_overhead,
-        default=0,
+        default=DEFAULT_RESTART_OVERHEAD,
         metavar="DURATION",
-        help="time a job spends restarting after an eviction (default 0)",
+        help="time a job spends restarting after an eviction (default "
+        f"{DEFAULT_RESTART_OVERHEAD}s, Pollux's re-allocation delay; 0 for none)",
+    )
+    parser.add_argument(
+        "--save-on-preempt",
+        type=_overhead,
+        metavar="DURATION",
+        help="jobs save a checkpoint when evicted, taking this long (default: they do not)",
     )
     parser.add_argument(
         "--resolve-method", choices=("lca", "queue"), default="lca", help="reclaim resolution"
@@ -216,7 +255,101 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--plot", type=Path, metavar="PATH", help="plot lost work against waiting (matplotlib)"
     )
+    parser.add_argument(
+        "--evictions", type=Path, metavar="PATH", help="write every eviction of every run as CSV"
+    )
+    parser.add_argument(
+        "--usage", type=Path, metavar="PATH", help="write busy GPUs over time of every run as CSV"
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="show a progress bar on standard error (default: when it is a terminal)",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run the sweep on the Dask cluster whose scheduler is at ADDRESS "
+        "(e.g. tcp://10.0.0.5:8786; needs minruntime-sim[dask]) instead of --jobs processes",
+    )
     return parser
+
+
+_OUTPUTS: Final = ("json", "csv", "plot", "evictions", "usage")
+
+
+def _unwritable(args: argparse.Namespace) -> str | None:
+    """Why an output path given could not be written, checked before anything runs."""
+    for name in _OUTPUTS:
+        path: Path | None = getattr(args, name)
+        if path is None:
+            continue
+        folder = path.parent if str(path.parent) else Path(".")
+        if path.is_dir():
+            return f"--{name} {str(path)!r} is a folder (expected a file path)"
+        if not folder.is_dir():
+            return f"--{name} {str(path)!r}: folder {str(folder)!r} does not exist"
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            return f"--{name} {str(path)!r} cannot be written (permission denied)"
+    return None
+
+
+def _executor(address: str, stack: contextlib.ExitStack) -> Executor:
+    """An executor on the Dask cluster at ``address`` (the ``dask`` extra); the client closes
+    with ``stack``."""
+    try:
+        distributed = importlib.import_module("distributed")
+    except ImportError:
+        raise _UsageError(
+            "--dask needs dask.distributed, which is not installed: "
+            "pip install 'minruntime-sim[dask]'"
+        ) from None
+    client = stack.enter_context(distributed.Client(address))
+    executor: Executor = client.get_executor()
+    return executor
+
+
+def _replicated(
+    args: argparse.Namespace,
+    workload: Workload,
+    grid: Sequence[Settings],
+    reps: Sequence[Replicate],
+    progress: bool,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """The uncertainty report: every setting over every replicate, with intervals."""
+    with contextlib.ExitStack() as stack:
+        try:
+            executor = None if args.dask is None else _executor(args.dask, stack)
+        except _UsageError as error:
+            err.write(f"{PROG}: error: {error}\n")
+            return 2
+        with contextlib.redirect_stderr(err):
+            summaries = run_replicated(
+                args.trace,
+                grid,
+                reps,
+                limit=args.limit,
+                jobs=args.jobs,
+                executor=executor,
+                progress=progress,
+            )
+    out.write(
+        f"{workload.name}: {len(workload.jobs)} jobs, {len(reps)} replicates "
+        f"(slices {args.slices}, seeds {' '.join(map(str, args.seed))}, "
+        f"sizes {' '.join('full' if rep is None else str(rep) for rep in dict.fromkeys(r.gpus for r in reps))})\n"
+    )
+    out.write("\n" + format_intervals(summaries) + "\n")
+    if args.json is not None:
+        document = {
+            "workload": workload.name,
+            "replicates": [rep.label for rep in reps],
+            "settings": replicated_to_json(summaries),
+        }
+        args.json.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        out.write(f"wrote {args.json}\n")
+    return 0
 
 
 def main(
@@ -243,7 +376,21 @@ def main(
     if args.eviction_window is not None and args.max_evictions is None:
         err.write(f"{PROG}: error: --eviction-window needs --max-evictions\n")
         return 2
-    source = TraceSource(args.trace, limit=args.limit, gpus=args.gpus, seed=args.seed)
+    problem = _unwritable(args)
+    if problem is not None:
+        err.write(f"{PROG}: error: {problem}\n")
+        return 2
+    sizes: list[int | None] = list(args.gpus) if args.gpus else [None]
+    reps = replicates(slices=args.slices, seeds=args.seed, sizes=sizes)
+    if len(reps) > 1:
+        given = [f"--{name}" for name in _OUTPUTS if name != "json" and getattr(args, name)]
+        if given:
+            err.write(
+                f"{PROG}: error: {', '.join(given)} apply to a single replicate (give one "
+                "--gpus, one --seed and no --slices), or use --json\n"
+            )
+            return 2
+    source = TraceSource(args.trace, limit=args.limit, gpus=sizes[0], seed=args.seed[0])
     try:
         workload = source.load()
     except SimError as error:
@@ -254,6 +401,7 @@ def main(
         preempt=args.preempt_min_runtime,
         checkpoints=args.checkpoint_interval,
         restart_overhead=args.restart_overhead,
+        save_on_preempt=args.save_on_preempt,
         reclaim_resolve_method=args.resolve_method,
         policies=args.policy,
         checkpoint_grace=args.checkpoint_grace,
@@ -262,9 +410,22 @@ def main(
             args.eviction_window if args.eviction_window is not None else MinRuntime.NEVER
         ),
         victim_orders=args.victim_order,
-        seed=args.seed,
+        seed=args.seed[0],
     )
-    summaries = run_sweep(source, grid, jobs=args.jobs)
+    progress = args.progress if args.progress is not None else err.isatty()
+    if len(reps) > 1:
+        return _replicated(args, workload, grid, reps, progress, out, err)
+    detail = args.evictions is not None or args.usage is not None
+    with contextlib.ExitStack() as stack:
+        try:
+            executor = None if args.dask is None else _executor(args.dask, stack)
+        except _UsageError as error:
+            err.write(f"{PROG}: error: {error}\n")
+            return 2
+        with contextlib.redirect_stderr(err):
+            summaries = run_sweep(
+                source, grid, jobs=args.jobs, executor=executor, progress=progress, detail=detail
+            )
     out.write(
         f"{workload.name}: {len(workload.jobs)} jobs, {workload.total_gpus} GPUs, "
         f"{len(workload.deserved)} queues\n"
@@ -278,6 +439,12 @@ def main(
     if args.csv is not None:
         args.csv.write_text(to_csv(summaries), encoding="utf-8")
         out.write(f"wrote {args.csv}\n")
+    if args.evictions is not None:
+        args.evictions.write_text(evictions_csv(summaries), encoding="utf-8")
+        out.write(f"wrote {args.evictions}\n")
+    if args.usage is not None:
+        args.usage.write_text(usage_csv(summaries), encoding="utf-8")
+        out.write(f"wrote {args.usage}\n")
     if args.plot is not None:
         try:
             plot(summaries, args.plot, title=f"{workload.name}, {workload.total_gpus} GPUs")

@@ -98,16 +98,12 @@ class Distribution:
 class EvictionRecord:
     """One eviction of tasks of a running job.
 
-    >>> from minruntime import Queue, QueueTree
-    >>> from minruntime_sim import JobSpec, Workload, simulate
-    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
-    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
-    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
     >>> record = simulate(toy).evictions[0]
     >>> record.job, record.preemptor, record.time, record.work_since_start, record.lost_gpu_seconds
-    ('a2', 'b1', 10, 10, 10)
+    ('a2', 'b1', 10, 10, 70)
 
     Attributes:
         time: when (seconds).
@@ -156,15 +152,11 @@ class EvictionRecord:
 class JobOutcome:
     """What happened to one job.
 
-    >>> from minruntime import Queue, QueueTree
-    >>> from minruntime_sim import JobSpec, Workload, simulate
-    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
-    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
-    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
     >>> simulate(toy).jobs[1]
-    JobOutcome(id='a2', queue='a', gpus=2, submit=5, first_start=5, finish=160, pending_time=50, evictions=1, lost_gpu_seconds=10, restart_gpu_seconds=0)
+    JobOutcome(id='a2', queue='a', gpus=2, submit=5, first_start=5, finish=190, pending_time=50, evictions=1, lost_gpu_seconds=70, restart_gpu_seconds=60)
     """
 
     id: str
@@ -197,15 +189,11 @@ class QueueTotals:
 class QueueMetrics:
     """The metrics of one queue.
 
-    >>> from minruntime import Queue, QueueTree
-    >>> from minruntime_sim import JobSpec, Workload, simulate
-    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
-    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
-    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
     >>> [(q.name, q.reclaim_evictions, q.lost_gpu_seconds) for q in simulate(toy).metrics.per_queue]
-    [('a', 1, 10), ('b', 0, 0)]
+    [('a', 1, 70), ('b', 0, 0)]
     """
 
     name: str
@@ -237,16 +225,12 @@ class QueueMetrics:
 class Metrics:
     """The metrics of one run (see the module's description of each).
 
-    >>> from minruntime import Queue, QueueTree
-    >>> from minruntime_sim import JobSpec, Workload, simulate
-    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
-    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
-    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
     >>> metrics = simulate(toy).metrics
     >>> metrics.completed, metrics.reclaim_evictions, metrics.lost_gpu_seconds
-    (3, 1, 10)
+    (3, 1, 70)
     """
 
     jobs: int

@@ -39,6 +39,7 @@ from minruntime_sim.errors import InvalidSetting, InvalidTrace
 
 __all__ = [
     "DEFAULT_PRIORITY",
+    "DEFAULT_RESTART_OVERHEAD",
     "POLICIES",
     "RESOLVE_METHODS",
     "JobSpec",
@@ -99,6 +100,12 @@ class VictimOrder(enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+
+DEFAULT_RESTART_OVERHEAD: Final = 30
+"""Seconds a job spends restarting after an eviction unless told otherwise: the re-allocation
+delay the Pollux simulator charges every restart (Qiao et al., OSDI'21; ``rescale_time = 30``
+in ``Job.reallocate``, ``simulator/simulator.py`` of petuum/adaptdl, the repository the Philly
+trace comes from)."""
 
 DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
 """The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
@@ -328,6 +335,34 @@ class Workload:
         order = sorted(range(len(self.jobs)), key=lambda i: (self.jobs[i].submit, i))
         return attrs.evolve(self, jobs=[self.jobs[i] for i in sorted(order[:count])])
 
+    def window(self, index: int, count: int) -> Workload:
+        """The jobs submitted in the ``index``-th of ``count`` equal spans of the submission
+        times (0-based), their submissions counted from the span's start: a slice of a trace.
+
+        >>> from minruntime import Queue, QueueTree
+        >>> jobs = [JobSpec(id=f"j{t}", queue="a", submit=t, run_time=5, gpus=1) for t in (0, 4, 6, 9)]
+        >>> toy = Workload(name="toy", jobs=jobs, tree=QueueTree([Queue("a")]), deserved={"a": 1},
+        ...                total_gpus=1)
+        >>> second = toy.window(1, 2)
+        >>> second.name, [(job.id, job.submit) for job in second.jobs], second.notes
+        ('toy[2/2]', [('j6', 1), ('j9', 4)], ('window 2 of 2: submissions from 5 to 10',))
+        """
+        if not 0 <= index < count:
+            raise InvalidSetting(f"window {index} of {count}: expected 0 <= index < count")
+        first = min((job.submit for job in self.jobs), default=0)
+        span = max((job.submit for job in self.jobs), default=0) - first + 1
+        low, high = first + span * index // count, first + span * (index + 1) // count
+        return attrs.evolve(
+            self,
+            name=f"{self.name}[{index + 1}/{count}]",
+            jobs=[
+                attrs.evolve(job, submit=job.submit - low)
+                for job in self.jobs
+                if low <= job.submit < high
+            ],
+            notes=(*self.notes, f"window {index + 1} of {count}: submissions from {low} to {high}"),
+        )
+
 
 def parse_seconds(value: object, *, origin: str) -> int:
     """A duration in whole seconds (rounded up), from any spelling ``MinRuntime`` reads.
@@ -393,7 +428,13 @@ class Settings:
         checkpoint_interval: seconds between checkpoints for jobs that set none; ``None``: no
             checkpoints (an evicted job loses everything since it last started).
         restart_overhead: seconds a job spends restarting after a full eviction, paid again by
-            every evicted task (GPU-seconds lost on top of the unsaved work).
+            every evicted task (GPU-seconds lost on top of the unsaved work); default
+            :data:`DEFAULT_RESTART_OVERHEAD` (30 s), 0 for none.
+        save_on_preempt: seconds a job takes to write a checkpoint when it is told to go, for
+            jobs that save on eviction (preempt or reclaim alike; a SIGTERM handler); ``None``
+            (the default): they do not, and lose the work since their last checkpoint. A job
+            that saves loses no progress; its GPUs are charged the save time (counted in lost
+            work, paid when it restarts) and are free for the preemptor at once.
         legacy_priority_threshold: the legacy preemptibility rule's threshold.
         policy: how running jobs are protected (:data:`POLICIES`):
 
@@ -433,7 +474,7 @@ class Settings:
     reclaim_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_reclaim)
     reclaim_resolve_method: str = attrs.field(default="lca", validator=_check_resolve_method)
     checkpoint_interval: int | None = None
-    restart_overhead: int = 0
+    restart_overhead: int = DEFAULT_RESTART_OVERHEAD
     legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD
     policy: str = attrs.field(default="min-runtime", validator=_check_policy)
     checkpoint_grace: MinRuntime = attrs.field(
@@ -443,6 +484,7 @@ class Settings:
     eviction_window: MinRuntime = attrs.field(default=MinRuntime.NEVER, converter=_to_window)
     victim_order: VictimOrder = attrs.field(default=VictimOrder.REFERENCE, converter=_to_order)
     seed: int = 0
+    save_on_preempt: int | None = None
 
     def __attrs_post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -473,6 +515,9 @@ class Settings:
         overhead = self.restart_overhead
         if isinstance(overhead, bool) or not isinstance(overhead, int) or overhead < 0:
             raise InvalidSetting(f"restart_overhead must be seconds >= 0, got {overhead!r}")
+        save = self.save_on_preempt
+        if save is not None and (isinstance(save, bool) or not isinstance(save, int) or save < 0):
+            raise InvalidSetting(f"save_on_preempt must be None or seconds >= 0, got {save!r}")
 
     @property
     def checkpoint_aware(self) -> bool:
@@ -542,6 +587,8 @@ class Settings:
         )
         if self.victim_order is VictimOrder.RANDOM:
             label += f" seed={self.seed}"
+        if self.save_on_preempt is not None:
+            label += f" save={MinRuntime(self.save_on_preempt)}"
         if self.policy != "min-runtime":
             label += f" policy={self.policy}"
         if self.checkpoint_aware:
@@ -565,6 +612,7 @@ class Settings:
             "eviction_window": str(self.eviction_window),
             "victim_order": str(self.victim_order),
             "seed": self.seed,
+            "save_on_preempt": self.save_on_preempt,
         }
 
 

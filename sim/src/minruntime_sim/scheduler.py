@@ -53,10 +53,10 @@ Invariants are checked as it runs, and a break raises :class:`SimulationError`.
 ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
 ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
 >>> [(e.job, e.action, e.time, e.lost_gpu_seconds) for e in simulate(workload).evictions]
-[('a2', 'reclaim', 10, 10)]
+[('a2', 'reclaim', 10, 70)]
 >>> protected = simulate(workload, Settings(reclaim_min_runtime="1m"))
 >>> [(e.job, e.action, e.time, e.lost_gpu_seconds) for e in protected.evictions]
-[('a1', 'reclaim', 60, 120)]
+[('a1', 'reclaim', 60, 180)]
 """
 
 from __future__ import annotations
@@ -97,13 +97,9 @@ _CHUNK: Final = 32
 class SimulationResult:
     """What one run produced: its metrics, every eviction and every job's outcome.
 
-    >>> from minruntime import Queue, QueueTree
-    >>> from minruntime_sim import JobSpec, Workload, simulate
-    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
-    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
-    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
     >>> result = simulate(toy)
     >>> result.workload, result.settings.label, len(result.jobs), len(result.evictions)
     ('toy', 'reclaim=0s preempt=0s checkpoint=none order=reference', 3, 1)
@@ -841,9 +837,14 @@ class _Simulation:
         self._release(job, len(chosen))
         lost = restart = 0
         if job.active == 0:
-            saved = job.progress_at(job.checkpoint_at(now))  # the run's start without one
-            lost = job.done - saved
-            if unsaved is not None and len(job.segments) == 1 and unsaved != lost:
+            save = self.settings.save_on_preempt
+            if save is None:
+                saved = job.progress_at(job.checkpoint_at(now))  # the run's start without one
+                lost = job.done - saved
+            else:  # it saves everything, which takes ``save`` on each of its GPUs
+                saved, lost = job.done, save * before
+                job.required += lost  # busy GPU time that is not progress, as a restart
+            if save is None and unsaved is not None and len(job.segments) == 1 and unsaved != lost:
                 raise SimulationError(
                     f"at {now}: {job.id!r} loses {lost} GPU-seconds since its checkpoint at "
                     f"{job.checkpoint_at(now)}, but the Session counts {unsaved} unsaved"
@@ -951,15 +952,11 @@ def simulate(
         SimulationError: if an invariant breaks (capacity, eviction outside the evictable
             tasks, an eviction plan the Session does not validate).
 
-    >>> from minruntime import Queue, QueueTree
-    >>> from minruntime_sim import JobSpec, Workload, simulate
-    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
-    ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
-    ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-    ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-    ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
     >>> [(job.id, job.finish) for job in simulate(toy, Settings(reclaim_min_runtime="1m")).jobs]
-    [('a1', 205), ('a2', 105), ('b1', 110)]
+    [('a1', 235), ('a2', 105), ('b1', 110)]
     """
     settings = settings if settings is not None else Settings()
     return _Simulation(workload, settings, tree if tree is not None else workload.tree).run()

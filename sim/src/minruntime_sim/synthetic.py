@@ -19,7 +19,7 @@ import random
 from minruntime import Preemptibility, Queue, QueueTree
 from minruntime_sim.model import JobSpec, Workload, scale_shares
 
-__all__ = ["synthetic_workload"]
+__all__ = ["synthetic_workload", "toy_workload"]
 
 
 def synthetic_workload(
@@ -99,4 +99,25 @@ def synthetic_workload(
         tree=tree,
         deserved=scale_shares(dict.fromkeys(names, 1), total_gpus),
         total_gpus=total_gpus,
+    )
+
+
+def toy_workload() -> Workload:
+    """The three-job workload of the examples: 4 GPUs; queues ``a`` and ``b`` deserve 2 each;
+    ``a1`` and ``a2`` (2 GPUs, 100 s each) are submitted to ``a`` at 0 and 5, and ``b1`` (2 GPUs,
+    50 s) to ``b`` at 10, when it must reclaim from ``a``.
+
+    >>> [(job.id, job.queue, job.submit) for job in toy_workload().jobs]
+    [('a1', 'a', 0), ('a2', 'a', 5), ('b1', 'b', 10)]
+    """
+    return Workload(
+        name="toy",
+        tree=QueueTree([Queue("a"), Queue("b")]),
+        deserved={"a": 2, "b": 2},
+        total_gpus=4,
+        jobs=[
+            JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
+            JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
+            JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2),
+        ],
     )
