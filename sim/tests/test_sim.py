@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -30,6 +31,7 @@ from minruntime_sim import (
 from minruntime_sim.metrics import percentile
 from minruntime_sim.model import parse_seconds, scale_shares
 from minruntime_sim.sweep import RunSummary, to_json
+from minruntime_sim.synthetic import toy_workload
 
 TWO_QUEUES = QueueTree([Queue("a"), Queue("b")])
 
@@ -37,18 +39,8 @@ TWO_QUEUES = QueueTree([Queue("a"), Queue("b")])
 def two_queue_workload(*extra: JobSpec) -> Workload:
     """Queues a and b deserve 2 GPUs each of 4; a1 (t=0) and a2 (t=5) fill the cluster from
     queue a, then b1 (t=10) asks for queue b's share."""
-    return Workload(
-        name="hand",
-        tree=TWO_QUEUES,
-        deserved={"a": 2, "b": 2},
-        total_gpus=4,
-        jobs=[
-            JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-            JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-            JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2),
-            *extra,
-        ],
-    )
+    toy = toy_workload()
+    return attrs.evolve(toy, name="hand", jobs=[*toy.jobs, *extra])
 
 
 def outcomes(result: SimulationResult) -> dict[str, tuple[int | None, int | None, int, int]]:

@@ -13,25 +13,17 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
+import attrs
 import pytest
 
 from minruntime import MinRuntime, Queue, QueueTree
 from minruntime_sim import JobSpec, Workload
 from minruntime_sim.cli import main
 from minruntime_sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
+from minruntime_sim.synthetic import toy_workload
 from minruntime_sim.traces import write_csv
 
-HAND = Workload(
-    name="hand",
-    tree=QueueTree([Queue("a"), Queue("b")]),
-    deserved={"a": 2, "b": 2},
-    total_gpus=4,
-    jobs=[
-        JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-        JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-        JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2),
-    ],
-)
+HAND = attrs.evolve(toy_workload(), name="hand")
 
 HAND_TABLE = """\
 hand: 3 jobs, 4 GPUs, 2 queues

@@ -163,3 +163,20 @@ def test_per_run_files_need_a_single_replicate(tmp_path: Path) -> None:
         "minruntime-sim: error: --csv apply to a single replicate (give one --gpus, one --seed "
         "and no --slices), or use --json\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("lower", "higher", "equal", "holds", "one_way", "text"),
+    [
+        (3, 0, 0, True, True, "lower in 3 of 3: holds"),
+        (0, 2, 1, False, True, "higher in 2, equal in 1 of 3: never lower"),
+        (2, 0, 1, False, True, "lower in 2, equal in 1 of 3: never higher"),
+        (1, 1, 1, False, False, "lower in 1, higher in 1, equal in 1 of 3: mixed"),
+        (0, 0, 3, False, False, "equal in 3 of 3: no difference"),
+    ],
+)
+def test_a_verdict_says_whether_a_conclusion_held_in_every_replicate(
+    lower: int, higher: int, equal: int, holds: bool, one_way: bool, text: str
+) -> None:
+    comparison = Comparison(metric="evictions", lower=lower, higher=higher, equal=equal)
+    assert (comparison.holds, comparison.one_way, str(comparison)) == (holds, one_way, text)

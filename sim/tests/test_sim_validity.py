@@ -121,6 +121,13 @@ def test_the_validity_workloads_do_evict() -> None:
 # -- FIFO on one queue against an independent first-fit computation --------------------------
 
 
+def one_queue(name: str, jobs: list[JobSpec], total: int) -> Workload:
+    """One queue ``q`` that deserves the whole cluster of ``total`` GPUs."""
+    return Workload(
+        name=name, jobs=jobs, tree=QueueTree([Queue("q")]), deserved={"q": total}, total_gpus=total
+    )
+
+
 def first_fit(jobs: list[JobSpec], total: int) -> dict[str, tuple[int, int]]:
     """(start, finish) of each job when, at every instant, the pending jobs are scanned in
     submission order and each one that fits in the free GPUs starts: written apart from the
@@ -174,13 +181,7 @@ def test_fifo_on_one_queue_matches_an_independent_first_fit(
         JobSpec(id=f"j{i}", queue="q", submit=submit, run_time=run, gpus=gpus)
         for i, (submit, run, gpus) in enumerate(specs)
     ]
-    workload = Workload(
-        name="fifo",
-        jobs=jobs,
-        tree=QueueTree([Queue("q")]),
-        deserved={"q": total},
-        total_gpus=total,
-    )
+    workload = one_queue("fifo", jobs, total)
 
     result = simulate(workload)
 
@@ -219,13 +220,7 @@ def test_an_m_m_c_queue_waits_as_erlang_c_says() -> None:
         clock += draw.expovariate(arrival_rate)
         run = max(1, round(draw.expovariate(1 / mean_run)))
         jobs.append(JobSpec(id=f"m{i:06d}", queue="q", submit=round(clock), run_time=run, gpus=1))
-    workload = Workload(
-        name="mmc",
-        jobs=jobs,
-        tree=QueueTree([Queue("q")]),
-        deserved={"q": servers},
-        total_gpus=servers,
-    )
+    workload = one_queue("mmc", jobs, servers)
 
     waits = [outcome.pending_time for outcome in simulate(workload).jobs][10_000:]
     batches = [statistics.fmean(waits[k : k + 4_500]) for k in range(0, len(waits), 4_500)]

@@ -22,10 +22,10 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Final, NoReturn, TextIO
+from typing import Final, NoReturn, TextIO, TypeVar
 
 from minruntime import MinRuntime
 from minruntime_sim.errors import SimError
@@ -62,6 +62,8 @@ from minruntime_sim.uncertainty import (
 __all__ = ["build_parser", "main"]
 
 PROG = "minruntime-sim"
+
+_T = TypeVar("_T")
 
 
 class _UsageError(Exception):
@@ -309,6 +311,21 @@ def _executor(address: str, stack: contextlib.ExitStack) -> Executor:
     return executor
 
 
+def _on_executor(
+    args: argparse.Namespace, err: TextIO, work: Callable[[Executor | None], _T]
+) -> _T | None:
+    """``work`` on the Dask cluster of ``--dask`` (or locally), the progress bar on ``err``;
+    ``None`` after reporting a usage error."""
+    with contextlib.ExitStack() as stack:
+        try:
+            executor = None if args.dask is None else _executor(args.dask, stack)
+        except _UsageError as error:
+            err.write(f"{PROG}: error: {error}\n")
+            return None
+        with contextlib.redirect_stderr(err):
+            return work(executor)
+
+
 def _replicated(
     args: argparse.Namespace,
     workload: Workload,
@@ -319,22 +336,21 @@ def _replicated(
     err: TextIO,
 ) -> int:
     """The uncertainty report: every setting over every replicate, with intervals."""
-    with contextlib.ExitStack() as stack:
-        try:
-            executor = None if args.dask is None else _executor(args.dask, stack)
-        except _UsageError as error:
-            err.write(f"{PROG}: error: {error}\n")
-            return 2
-        with contextlib.redirect_stderr(err):
-            summaries = run_replicated(
-                args.trace,
-                grid,
-                reps,
-                limit=args.limit,
-                jobs=args.jobs,
-                executor=executor,
-                progress=progress,
-            )
+    summaries = _on_executor(
+        args,
+        err,
+        lambda executor: run_replicated(
+            args.trace,
+            grid,
+            reps,
+            limit=args.limit,
+            jobs=args.jobs,
+            executor=executor,
+            progress=progress,
+        ),
+    )
+    if summaries is None:
+        return 2
     out.write(
         f"{workload.name}: {len(workload.jobs)} jobs, {len(reps)} replicates "
         f"(slices {args.slices}, seeds {' '.join(map(str, args.seed))}, "
@@ -416,16 +432,16 @@ def main(
     if len(reps) > 1:
         return _replicated(args, workload, grid, reps, progress, out, err)
     detail = args.evictions is not None or args.usage is not None
-    with contextlib.ExitStack() as stack:
-        try:
-            executor = None if args.dask is None else _executor(args.dask, stack)
-        except _UsageError as error:
-            err.write(f"{PROG}: error: {error}\n")
-            return 2
-        with contextlib.redirect_stderr(err):
-            summaries = run_sweep(
-                source, grid, jobs=args.jobs, executor=executor, progress=progress, detail=detail
-            )
+    runs = _on_executor(
+        args,
+        err,
+        lambda executor: run_sweep(
+            source, grid, jobs=args.jobs, executor=executor, progress=progress, detail=detail
+        ),
+    )
+    if runs is None:
+        return 2
+    summaries = runs
     out.write(
         f"{workload.name}: {len(workload.jobs)} jobs, {workload.total_gpus} GPUs, "
         f"{len(workload.deserved)} queues\n"

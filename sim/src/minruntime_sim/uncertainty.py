@@ -205,6 +205,8 @@ class Comparison:
     'lower in 2, higher in 1 of 3: mixed'
     >>> str(Comparison(metric="evictions", lower=0, higher=0, equal=3))
     'equal in 3 of 3: no difference'
+    >>> str(Comparison(metric="evictions", lower=0, higher=2, equal=1))
+    'higher in 2, equal in 1 of 3: never lower'
     """
 
     metric: str
@@ -217,6 +219,12 @@ class Comparison:
         """Whether it goes the same way (strictly) in every replicate."""
         total = self.lower + self.higher + self.equal
         return total > 0 and (self.lower == total or self.higher == total)
+
+    @property
+    def one_way(self) -> bool:
+        """Whether it never goes the other way: lower or equal everywhere, or higher or equal
+        everywhere, and strictly one way somewhere."""
+        return (self.lower > 0) != (self.higher > 0)
 
     def __str__(self) -> str:
         total = self.lower + self.higher + self.equal
@@ -234,7 +242,10 @@ class Comparison:
             )
             if count
         ]
-        return f"{', '.join(parts)} of {total}: mixed"
+        verdict = "mixed"
+        if self.one_way:
+            verdict = "never higher" if self.lower else "never lower"
+        return f"{', '.join(parts)} of {total}: {verdict}"
 
 
 def compare(a: ReplicatedSummary, b: ReplicatedSummary, metric: str) -> Comparison:
@@ -264,7 +275,9 @@ _REPORTED: Final = (
 
 def format_intervals(summaries: Sequence[ReplicatedSummary]) -> str:
     """A plain-text table: each setting's metrics as a mean with its 95% interval, then how each
-    compares with the first setting, replicate by replicate (``holds``: the same way in all).
+    compares, replicate by replicate, with its baseline: the first setting of the grid that
+    differs from it only in its protection (min-runtimes, policy), so the first of each victim
+    order, checkpoint interval and cost (``holds``: the same way in every replicate).
 
     >>> from minruntime import MinRuntime
     >>> from minruntime_sim.sweep import settings_grid
@@ -290,16 +303,35 @@ def format_intervals(summaries: Sequence[ReplicatedSummary]) -> str:
     text = [
         "  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() for line in lines
     ]
-    if len(summaries) > 1:
-        first = summaries[0]
+    groups: dict[tuple[object, ...], list[ReplicatedSummary]] = {}
+    for summary in summaries:
+        groups.setdefault(_scenario(summary.settings), []).append(summary)
+    for first, *others in groups.values():
+        if not others:
+            continue
         text.append("")
         text.append(f"against {first.settings.label}, over {len(first.runs)} replicates:")
-        for summary in summaries[1:]:
+        for summary in others:
             verdicts = "; ".join(
                 f"{heading} {compare(summary, first, name)}" for name, heading in _REPORTED
             )
             text.append(f"  {summary.settings.label}: {verdicts}")
     return "\n".join(text)
+
+
+def _scenario(settings: Settings) -> tuple[object, ...]:
+    """What a setting is compared within: everything but the protection (the min-runtimes, the
+    policy and its checkpoint-aware settings). The first setting of each scenario in the grid
+    is the others' baseline."""
+    return (
+        settings.victim_order,
+        settings.seed,
+        settings.checkpoint_interval,
+        settings.restart_overhead,
+        settings.save_on_preempt,
+        settings.reclaim_resolve_method,
+        settings.legacy_priority_threshold,
+    )
 
 
 def replicated_to_json(summaries: Sequence[ReplicatedSummary]) -> list[dict[str, object]]:
