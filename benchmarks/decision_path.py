@@ -555,8 +555,7 @@ def main() -> None:
     machine = RESULTS["machine"]
     table = args.output.with_suffix(".md")
     table.write_text(
-        text
-        + f"\nPython {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, "
+        text + f"\nPython {machine['python']} on {machine['platform']}, {machine['cpus']} CPUs, "
         f"{machine['date']}; scale 1/{args.scale}; suite {RESULTS['suite_s']:.0f} s.\n",
         encoding="utf-8",
     )

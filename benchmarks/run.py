@@ -528,7 +528,7 @@ def bench_memory(scale: int, rng: random.Random) -> None:
 
 def bench_simulator(scale: int) -> None:
     """The whole Philly trace (82k jobs) per setting; the target is under 60 s per setting."""
-    from minruntime.sim import Settings, load_trace, simulate
+    from minruntime_sim import Settings, load_trace, simulate
 
     limit = None if scale == 1 else 82_247 // scale
     for gpus, label in ((None, "its 2,816 GPUs"), (704, "704 GPUs (contended)")):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
@@ -12,8 +11,3 @@ settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("MINRUNTIME_HYPOTHESIS", "default"))
-
-# The simulator's traces live in the repository, not in the installed package.
-os.environ.setdefault(
-    "MINRUNTIME_TRACES", str(Path(__file__).resolve().parents[1] / "data" / "traces")
-)

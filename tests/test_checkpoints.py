@@ -17,6 +17,9 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.shapes import config, evolve, queue
+from tests.shapes import config as make_config
+from tests.shapes import job as make_job
 
 from minruntime import (
     Action,
@@ -61,9 +64,6 @@ from minruntime.kube import (
     read_snapshot,
 )
 from minruntime.testing import min_runtimes
-from shapes import config, evolve, queue
-from shapes import config as make_config
-from shapes import job as make_job
 
 MIN_RUNTIME = ProtectionKind.MIN_RUNTIME
 EVICTION_BUDGET = ProtectionKind.EVICTION_BUDGET

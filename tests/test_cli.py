@@ -914,3 +914,33 @@ def test_an_error_in_one_of_several_files_names_that_file(tmp_path: Path) -> Non
     assert result.err_lines == [
         f"minruntime: error: {bad}: PodGroup/ml/train spec.minMember: must be >= 0, got -3"
     ]
+
+
+# -- simulate: the separate minruntime-sim distribution -----------------------------------------
+
+
+def test_simulate_without_minruntime_sim_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "minruntime_sim.cli", None)  # as if not installed
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["simulate", "philly"], stdout=out, stderr=err) == 2
+    assert out.getvalue() == ""
+    assert err.getvalue() == (
+        "minruntime: error: simulate needs the minruntime-sim distribution, which is not "
+        'installed: from a clone of this repository, pip install "./sim"\n'
+    )
+
+
+def test_simulate_does_not_hide_a_missing_module_inside_minruntime_sim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the simulator itself missing is a usage message; a bug inside it stays a bug."""
+    import importlib
+
+    def broken(name: str) -> object:
+        raise ModuleNotFoundError("No module named 'tqdm'", name="tqdm")
+
+    monkeypatch.setattr(importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="tqdm"):
+        main(["simulate", "philly"], stdout=io.StringIO(), stderr=io.StringIO())

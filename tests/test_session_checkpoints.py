@@ -17,6 +17,8 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.shapes import config, evolve, queue
+from tests.shapes import job as make_job
 
 from minruntime import (
     FOREVER,
@@ -47,8 +49,6 @@ from minruntime.kube import (
 )
 from minruntime.starttime import START_TIME_ANNOTATION
 from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
-from shapes import config, evolve, queue
-from shapes import job as make_job
 
 T0 = BASE_TIME
 RECLAIM = Action.RECLAIM

@@ -8,8 +8,8 @@ shows, per running job, whether that preemptor may preempt or reclaim it, why, u
 protected, which pods could go, and when to retry. ``--queues`` shows each queue's effective
 min-runtimes and where they come from instead. Without a snapshot it explains a bundled
 example cluster. ``minruntime example`` prints a worked example of the resolution rules.
-``minruntime simulate`` replays a cluster trace under min-runtime settings
-(:mod:`minruntime.sim`).
+``minruntime simulate`` runs ``minruntime-sim``, the trace-driven simulator, which is a
+separate distribution (``pip install ./sim`` from a clone); without it, the command says so.
 
 Errors in the input go to standard error, one line each (naming the file, when the snapshot
 comes from several), and the exit status is 1 (2 for bad arguments). Hostile input is one of
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import os
 import re
@@ -688,7 +689,7 @@ def _build_parser() -> argparse.ArgumentParser:
     commands.add_parser("example", help="print a worked example of the resolution rules")
     commands.add_parser(
         "simulate",
-        help="replay a GPU-cluster trace under min-runtime settings (minruntime simulate --help)",
+        help="replay a GPU-cluster trace under min-runtime settings (needs minruntime-sim)",
         add_help=False,
     )
     return parser
@@ -761,6 +762,26 @@ def main(
         return 141
 
 
+_SIMULATOR: Final = "minruntime_sim.cli"
+"""The module of the separate ``minruntime-sim`` distribution that ``simulate`` runs."""
+
+
+def _simulate(arguments: list[str], out: TextIO, err: TextIO) -> int:
+    """``minruntime simulate``: hand over to ``minruntime-sim`` when it is installed."""
+    try:
+        simulator = importlib.import_module(_SIMULATOR)
+    except ModuleNotFoundError as error:
+        if error.name is None or not _SIMULATOR.startswith(error.name):
+            raise
+        err.write(
+            "minruntime: error: simulate needs the minruntime-sim distribution, which is not "
+            'installed: from a clone of this repository, pip install "./sim"\n'
+        )
+        return 2
+    status: int = simulator.main(arguments, stdout=out, stderr=err)
+    return status
+
+
 def _main(
     argv: Sequence[str] | None,
     stdin: TextIO,
@@ -770,9 +791,7 @@ def _main(
 ) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "simulate":
-        from minruntime.sim.cli import main as simulate
-
-        return simulate(arguments[1:], stdout=out, stderr=err)
+        return _simulate(arguments[1:], out, err)
     if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
         arguments = ["explain", *arguments]  # explain is the default command
     raw_out, raw_err = out, err

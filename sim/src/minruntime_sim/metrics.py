@@ -57,7 +57,11 @@ def percentile(ordered: Sequence[int], percent: int) -> int:
 
 @attrs.frozen(kw_only=True)
 class Distribution:
-    """Count, mean, median, 95th percentile and maximum of a list of durations (seconds)."""
+    """Count, mean, median, 95th percentile and maximum of a list of durations (seconds).
+
+    >>> Distribution.of([60, 120, 3600])
+    Distribution(count=3, mean=1260.0, p50=120, p95=3600, max=3600)
+    """
 
     count: int
     mean: float
@@ -93,6 +97,13 @@ class Distribution:
 @attrs.frozen(kw_only=True)
 class EvictionRecord:
     """One eviction of tasks of a running job.
+
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
+    >>> record = simulate(toy).evictions[0]
+    >>> record.job, record.preemptor, record.time, record.work_since_start, record.lost_gpu_seconds
+    ('a2', 'b1', 10, 10, 70)
 
     Attributes:
         time: when (seconds).
@@ -139,7 +150,14 @@ class EvictionRecord:
 
 @attrs.frozen(kw_only=True)
 class JobOutcome:
-    """What happened to one job."""
+    """What happened to one job.
+
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
+    >>> simulate(toy).jobs[1]
+    JobOutcome(id='a2', queue='a', gpus=2, submit=5, first_start=5, finish=190, pending_time=50, evictions=1, lost_gpu_seconds=70, restart_gpu_seconds=60)
+    """
 
     id: str
     queue: str
@@ -169,7 +187,14 @@ class QueueTotals:
 
 @attrs.frozen(kw_only=True)
 class QueueMetrics:
-    """The metrics of one queue."""
+    """The metrics of one queue.
+
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
+    >>> [(q.name, q.reclaim_evictions, q.lost_gpu_seconds) for q in simulate(toy).metrics.per_queue]
+    [('a', 1, 70), ('b', 0, 0)]
+    """
 
     name: str
     deserved: int
@@ -198,7 +223,15 @@ class QueueMetrics:
 
 @attrs.frozen(kw_only=True)
 class Metrics:
-    """The metrics of one run (see the module's description of each)."""
+    """The metrics of one run (see the module's description of each).
+
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
+    >>> metrics = simulate(toy).metrics
+    >>> metrics.completed, metrics.reclaim_evictions, metrics.lost_gpu_seconds
+    (3, 1, 70)
+    """
 
     jobs: int
     completed: int

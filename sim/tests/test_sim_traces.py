@@ -1,24 +1,22 @@
-"""The simulator's trace readers (``minruntime.sim.traces``) and synthetic workloads.
+"""The simulator's trace readers (``minruntime_sim.traces``) and synthetic workloads.
 
-The real traces live in ``data/traces`` at the repository's root; tests that read them skip when
-the folder is absent (an installed package without the repository).
+The real traces ship inside the package (``minruntime_sim/data``), so every test can read them.
 """
 
 from __future__ import annotations
 
+import importlib.resources
 from pathlib import Path
 
 import pytest
 
+import minruntime_sim
 from minruntime import MinRuntime, Preemptibility, Queue, QueueTree
-from minruntime.sim import InvalidTrace, JobSpec, Workload, read_alibaba, read_csv, read_philly
-from minruntime.sim.synthetic import synthetic_workload
-from minruntime.sim.traces import default_traces_dir, load_trace, write_csv
+from minruntime_sim import InvalidTrace, JobSpec, Workload, read_alibaba, read_csv, read_philly
+from minruntime_sim.synthetic import synthetic_workload
+from minruntime_sim.traces import default_traces_dir, load_trace, write_csv
 
-TRACES = Path(__file__).resolve().parents[1] / "data" / "traces"
-needs_traces = pytest.mark.skipif(
-    not (TRACES / "philly.csv").is_file(), reason="data/traces is not present"
-)
+TRACES = Path(str(importlib.resources.files("minruntime_sim") / "data"))
 
 NON = Preemptibility.NON_PREEMPTIBLE
 
@@ -34,7 +32,6 @@ def excerpt(source: str, lines: list[int], folder: Path, name: str | None = None
 # -- Philly ----------------------------------------------------------------------------------
 
 
-@needs_traces
 def test_philly_reads_its_first_rows_as_jobs_of_virtual_cluster_queues(tmp_path: Path) -> None:
     """Times count from the earliest submission (2017-09-29 07:58:32, the third row); a VC not
     in the nodes file deserves nothing; durations round up."""
@@ -73,7 +70,6 @@ def test_philly_reads_its_first_rows_as_jobs_of_virtual_cluster_queues(tmp_path:
     )
 
 
-@needs_traces
 def test_philly_default_is_the_whole_repository_trace() -> None:
     workload = read_philly()
 
@@ -82,7 +78,6 @@ def test_philly_default_is_the_whole_repository_trace() -> None:
     assert workload.jobs[0].id == "philly-00000"
 
 
-@needs_traces
 def test_philly_names_the_file_line_and_value_it_cannot_read(tmp_path: Path) -> None:
     jobs = excerpt("philly.csv", [2], tmp_path)
     with jobs.open("a", encoding="utf-8") as handle:
@@ -139,7 +134,7 @@ def test_the_traces_folder_can_be_set_by_the_environment(
         encoding="utf-8",
     )
     (tmp_path / "philly-vc-nodes.csv").write_text("vc,node num\na,2\n", encoding="utf-8")
-    monkeypatch.setenv("MINRUNTIME_TRACES", str(tmp_path))
+    monkeypatch.setenv("MINRUNTIME_SIM_TRACES", str(tmp_path))
 
     workload = load_trace("philly")
 
@@ -153,7 +148,6 @@ def test_the_traces_folder_can_be_set_by_the_environment(
 # -- Alibaba ---------------------------------------------------------------------------------
 
 
-@needs_traces
 def test_alibaba_reads_qos_as_priority_and_preemptibility(tmp_path: Path) -> None:
     """Pods 0000-0006 (LS; 0005 has no GPU), 0017 (Burstable, 8 GPUs), 0022 (BE), 0061 (never
     scheduled). A pod runs from scheduled_time to deletion_time."""
@@ -207,7 +201,6 @@ def test_alibaba_reads_qos_as_priority_and_preemptibility(tmp_path: Path) -> Non
     )
 
 
-@needs_traces
 def test_alibaba_default_is_the_whole_repository_trace() -> None:
     workload = read_alibaba()
 
@@ -358,7 +351,6 @@ def test_load_trace_rejects_an_unknown_name() -> None:
     )
 
 
-@needs_traces
 def test_load_trace_philly_keeps_the_first_jobs_by_submission() -> None:
     workload = load_trace("philly", limit=3, gpus=704)
 
@@ -405,11 +397,13 @@ def test_synthetic_mixes_elastic_semi_and_non_preemptible_jobs() -> None:
     assert any(job.checkpoint_interval == 1800 for job in workload.jobs)
 
 
-def test_without_the_variable_the_traces_are_found_in_the_current_directory(
+def test_without_the_variable_the_traces_are_the_packaged_ones_wherever_it_runs(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """An installed package has no traces: a clone's data/traces, where the command runs."""
-    monkeypatch.delenv("MINRUNTIME_TRACES", raising=False)
+    """No reaching into a clone: the current directory's data/traces is not looked at."""
+    monkeypatch.delenv("MINRUNTIME_SIM_TRACES", raising=False)
     (tmp_path / "data" / "traces").mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
-    assert default_traces_dir() == tmp_path / "data" / "traces"
+    assert default_traces_dir() == TRACES
+    assert default_traces_dir().parent == Path(minruntime_sim.__file__).parent
+    assert len(load_trace("philly").jobs) == 82_247

@@ -1,4 +1,4 @@
-"""``minruntime simulate`` (``minruntime.sim.cli.main``) and the sweep behind it.
+"""``minruntime-sim`` (``minruntime_sim.cli.main``) and the sweep behind it.
 
 The hand-computed workload of ``tests/test_sim.py`` (queues a and b, jobs a1, a2, b1), written
 as a CSV trace, gives the exact figures of the table below: see that file for the arithmetic.
@@ -13,40 +13,32 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
+import attrs
 import pytest
 
 from minruntime import MinRuntime, Queue, QueueTree
-from minruntime.sim import JobSpec, Workload
-from minruntime.sim.cli import main
-from minruntime.sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
-from minruntime.sim.traces import write_csv
+from minruntime_sim import JobSpec, Workload
+from minruntime_sim.cli import main
+from minruntime_sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
+from minruntime_sim.synthetic import toy_workload
+from minruntime_sim.traces import write_csv
 
-HAND = Workload(
-    name="hand",
-    tree=QueueTree([Queue("a"), Queue("b")]),
-    deserved={"a": 2, "b": 2},
-    total_gpus=4,
-    jobs=[
-        JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
-        JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
-        JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2),
-    ],
-)
+HAND = attrs.evolve(toy_workload(), name="hand")
 
 HAND_TABLE = """\
 hand: 3 jobs, 4 GPUs, 2 queues
 
-policy       reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
-min-runtime  0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
-min-runtime  1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
-min-runtime  never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
+policy       order      reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
+min-runtime  reference  0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
+min-runtime  reference  1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
+min-runtime  reference  never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
 """
 
 HAND_CSV = """\
-policy,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
-min-runtime,0s,0s,none,,,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
-min-runtime,1m,0s,none,,,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
-min-runtime,never,0s,none,,,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
+policy,order,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+min-runtime,reference,0s,0s,none,,,1,1,0,1,0.003,16.667,50,0.0,101.667,0.7969
+min-runtime,reference,1m,0s,none,,,1,1,0,1,0.033,31.667,50,0.028,135.0,0.7561
+min-runtime,reference,never,0s,none,,,0,0,0,0,0.0,30.0,90,0.05,113.333,0.8333
 """
 
 
@@ -76,6 +68,8 @@ def test_simulate_prints_the_comparison_table_and_writes_csv_and_json(
 
     result = run(
         [
+            "--restart-overhead",
+            "0",
             str(hand_trace),
             "--reclaim-min-runtime",
             "0",
@@ -138,9 +132,9 @@ def test_every_combination_runs_reclaim_outermost(hand_trace: Path, tmp_path: Pa
 
     assert result.status == 0, result.err
     lines = csv_path.read_text(encoding="utf-8").splitlines()[1:]
-    rows = [line.split(",")[1:4] for line in lines]
+    rows = [line.split(",")[2:5] for line in lines]
     assert rows == [[r, p, c] for r in ("0s", "1m") for p in ("0s", "5m") for c in ("none", "50s")]
-    lost = [line.split(",")[10] for line in lines]
+    lost = [line.split(",")[11] for line in lines]
     # 0s: a2 loses 10 + 20 restart = 30; 1m: a1 loses 120 (no checkpoint) or 20 (checkpoint at
     # 50 s), plus 20 restart: 140 or 40 GPU-seconds
     assert lost == ["0.008"] * 4 + ["0.039", "0.011", "0.039", "0.011"]
@@ -160,10 +154,10 @@ CHECKPOINTS = Workload(
 """The scenario of ``tests/test_sim_policies.py`` (reclaim at 190): see there for the numbers."""
 
 POLICIES_CSV = """\
-policy,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
-none,0s,0s,1m40s,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
-min-runtime,1m,0s,1m40s,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
-checkpoint-aware,1m,0s,1m40s,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
+policy,order,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
+none,reference,0s,0s,1m40s,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
+min-runtime,reference,1m,0s,1m40s,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
+checkpoint-aware,reference,1m,0s,1m40s,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
 """
 
 
@@ -175,6 +169,8 @@ def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
 
     result = run(
         [
+            "--restart-overhead",
+            "0",
             str(jobs_file),
             "--reclaim-min-runtime",
             "1m",
@@ -196,8 +192,9 @@ def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
     assert result.status == 0, result.err
     assert csv_path.read_text(encoding="utf-8") == POLICIES_CSV
     header = result.out.splitlines()[2].split()
-    assert header[:7] == [
+    assert header[:8] == [
         "policy",
+        "order",
         "reclaim",
         "preempt",
         "checkpoint",
@@ -241,7 +238,7 @@ def test_the_eviction_budget_reaches_the_checkpoint_aware_runs_only(tmp_path: Pa
         (None, "never"),
         (2, "1h"),
     ]
-    assert result.out.splitlines()[4].split()[4:6] == ["10m", "2/1h"]
+    assert result.out.splitlines()[4].split()[5:7] == ["10m", "2/1h"]
 
 
 def test_parallel_runs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
@@ -344,6 +341,8 @@ def test_plot_draws_one_series_per_policy_of_lost_work_against_reclaim_waiting(
 
     result = run(
         [
+            "--restart-overhead",
+            "0",
             str(hand_trace),
             "--reclaim-min-runtime",
             "0",
@@ -397,7 +396,7 @@ def test_plot_draws_one_series_per_policy_of_lost_work_against_reclaim_waiting(
         ("ylabel", "lost work (GPU-hours)"),
         (
             "title",
-            "hand, 4 GPUs\ncheckpoints every 50s; checkpoint-aware: grace 20s, eviction budget off",
+            "hand, 4 GPUs\ncheckpoints every 50s; victim order reference; checkpoint-aware: grace 20s, eviction budget off",
         ),
         ("legend", "policy (points: reclaim min-runtime)"),
         ("grid", {"alpha": 0.3}),
@@ -417,7 +416,7 @@ def test_plot_without_matplotlib_fails_after_writing_the_rest(
 
     assert result.status == 1
     assert result.err == (
-        "minruntime simulate: error: --plot needs matplotlib, which is not installed: "
+        "minruntime-sim: error: --plot needs matplotlib, which is not installed: "
         "pip install matplotlib\n"
     )
     assert csv_path.is_file()
@@ -467,7 +466,7 @@ def test_usage_errors_name_the_argument_and_value(args: list[str], message: str)
     result = run(args)
 
     assert result.status == 2
-    assert result.err.startswith(f"minruntime simulate: error: {message}")
+    assert result.err.startswith(f"minruntime-sim: error: {message}")
     assert result.out == ""
 
 
@@ -476,7 +475,7 @@ def test_an_unreadable_trace_is_a_usage_error() -> None:
 
     assert (result.status, result.out) == (2, "")
     assert result.err == (
-        "minruntime simulate: error: unknown trace 'helios' "
+        "minruntime-sim: error: unknown trace 'helios' "
         "(expected philly, alibaba, synthetic, or a CSV file's path)\n"
     )
 
@@ -485,12 +484,12 @@ def test_help_prints_usage_and_succeeds() -> None:
     result = run(["--help"])
 
     assert result.status == 0
-    assert result.out.startswith("usage: minruntime simulate [-h]")
+    assert result.out.startswith("usage: minruntime-sim [-h]")
     assert "--reclaim-min-runtime MR [MR ...]" in result.out
 
 
 def test_format_table_and_csv_of_no_runs_are_headers_only() -> None:
-    assert format_table([]).startswith("policy  reclaim  preempt  checkpoint  evictions")
+    assert format_table([]).startswith("policy  order  reclaim  preempt  checkpoint  evictions")
     assert to_csv([]).count("\n") == 1
 
 
@@ -507,6 +506,7 @@ def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
     assert result.status == 0, result.err
     assert result.out.splitlines()[-1].split() == [
         "min-runtime",
+        "reference",
         "0s",
         "0s",
         "none",

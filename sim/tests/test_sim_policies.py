@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minruntime import InvalidDuration, MinRuntime, Queue, QueueTree
-from minruntime.sim import (
+from minruntime import MinRuntime, Queue, QueueTree, Session
+from minruntime.testing import min_runtimes, optional_min_runtimes
+from minruntime_sim import (
     EvictionRecord,
-    InvalidTrace,
+    InvalidSetting,
     JobSpec,
     Settings,
     SimulationError,
@@ -22,7 +23,6 @@ from minruntime.sim import (
     simulate,
     synthetic_workload,
 )
-from minruntime.testing import min_runtimes, optional_min_runtimes
 
 TWO_QUEUES = QueueTree([Queue("a"), Queue("b")])
 
@@ -59,6 +59,7 @@ def outcomes(result: SimulationResult) -> dict[str, tuple[int | None, int | None
 def policy(name: str, reclaim: str = "0s", **extra: object) -> Settings:
     """Checkpoints every 100 s, a 30 s checkpoint grace (used by checkpoint-aware only)."""
     return Settings(
+        restart_overhead=0,
         policy=name,
         reclaim_min_runtime=reclaim,
         checkpoint_interval=100,
@@ -136,7 +137,9 @@ def test_checkpoint_aware_ranking_takes_the_victim_with_least_unsaved_work() -> 
     a2's at 250): rank_victims puts a1 (5 s x 2 = 10 unsaved) before a2 (55 s x 2 = 110). a1
     loses 10 and restarts at 255 with 400 saved: 800 s, finishing at 1055; a2 finishes at 1150.
     """
-    result = simulate(checkpointing_workload(205), policy("checkpoint-aware"))
+    result = simulate(
+        checkpointing_workload(205), policy("checkpoint-aware", victim_order="least-unsaved")
+    )
 
     assert evictions(result) == [(205, "a1", "reclaim", 2, 10)]
     assert outcomes(result) == {
@@ -165,7 +168,7 @@ def preempt_workload() -> Workload:
 def test_without_a_budget_a_job_is_preempted_again_and_again() -> None:
     """high1 preempts low at 10 (10 s x 2 lost), low restarts at 20, high2 preempts it again at
     30 (10 s x 2 lost); low restarts at 40 and finishes at 140."""
-    result = simulate(preempt_workload(), Settings(policy="checkpoint-aware"))
+    result = simulate(preempt_workload(), Settings(restart_overhead=0, policy="checkpoint-aware"))
 
     assert evictions(result) == [(10, "low", "preempt", 2, 20), (30, "low", "preempt", 2, 20)]
     assert outcomes(result)["low"] == (0, 140, 20, 2)
@@ -174,7 +177,9 @@ def test_without_a_budget_a_job_is_preempted_again_and_again() -> None:
 def test_an_eviction_budget_of_one_for_ever_protects_after_the_first_eviction() -> None:
     """max_evictions 1, no window: after its eviction at 10 low is protected for good, so high2
     waits until low finishes at 120 (20 + 100) and runs 120-130."""
-    result = simulate(preempt_workload(), Settings(policy="checkpoint-aware", max_evictions=1))
+    result = simulate(
+        preempt_workload(), Settings(restart_overhead=0, policy="checkpoint-aware", max_evictions=1)
+    )
 
     assert evictions(result) == [(10, "low", "preempt", 2, 20)]
     assert outcomes(result) == {
@@ -190,11 +195,15 @@ def test_an_eviction_budget_with_a_window_protects_until_the_eviction_leaves_it(
     at 50 and finishes at 150. A 15 s window has let go by 30: low goes at once."""
     windowed = simulate(
         preempt_workload(),
-        Settings(policy="checkpoint-aware", max_evictions=1, eviction_window="30s"),
+        Settings(
+            restart_overhead=0, policy="checkpoint-aware", max_evictions=1, eviction_window="30s"
+        ),
     )
     short = simulate(
         preempt_workload(),
-        Settings(policy="checkpoint-aware", max_evictions=1, eviction_window="15s"),
+        Settings(
+            restart_overhead=0, policy="checkpoint-aware", max_evictions=1, eviction_window="15s"
+        ),
     )
 
     assert evictions(windowed) == [(10, "low", "preempt", 2, 20), (40, "low", "preempt", 2, 40)]
@@ -219,8 +228,8 @@ def test_policy_none_ignores_queue_level_min_runtimes() -> None:
     tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
     workload = checkpointing_workload(190)
 
-    plain = simulate(workload, Settings(policy="none"), tree=tree)
-    protected = simulate(workload, Settings(), tree=tree)
+    plain = simulate(workload, Settings(restart_overhead=0, policy="none"), tree=tree)
+    protected = simulate(workload, Settings(restart_overhead=0), tree=tree)
 
     assert evictions(plain) == [(190, "a2", "reclaim", 2, 80)]
     assert evictions(protected) == []
@@ -233,14 +242,12 @@ def test_a_disagreement_between_the_checkpoint_model_and_the_session_stops_the_r
 ) -> None:
     """The simulator checks that the Session's unsaved work of a whole eviction is exactly the
     work it loses; were they to differ, the run stops naming the job and both numbers."""
-    from minruntime import session as session_module
-
-    monkeypatch.setattr(
-        session_module.Session, "unsaved_work", lambda self, victim, tasks=None: 11.0
-    )
+    monkeypatch.setattr(Session, "unsaved_work", lambda self, victim, tasks=None: 11.0)
 
     with pytest.raises(SimulationError) as caught:
-        simulate(checkpointing_workload(205), policy("checkpoint-aware"))
+        simulate(
+            checkpointing_workload(205), policy("checkpoint-aware", victim_order="least-unsaved")
+        )
     assert str(caught.value) == (
         "at 205: 'a1' loses 10 GPU-seconds since its checkpoint at 200, but the Session "
         "counts 11.0 unsaved"
@@ -285,7 +292,8 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
         config.protections.eviction_window,
     ) == (MinRuntime("30m"), MinRuntime("5m"), MinRuntime("5m"), 3, MinRuntime("1d"))
     assert settings_.label == (
-        "reclaim=30m preempt=0s checkpoint=none policy=checkpoint-aware grace=5m budget=3/24h"
+        "reclaim=30m preempt=0s checkpoint=none order=reference policy=checkpoint-aware grace=5m "
+        "budget=3/24h"
     )
     assert settings_.to_dict()["policy"] == "checkpoint-aware"
     assert (settings_.to_dict()["max_evictions"], settings_.to_dict()["eviction_window"]) == (
@@ -295,7 +303,7 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
 
 
 def test_settings_reject_an_unknown_policy_naming_it() -> None:
-    with pytest.raises(InvalidTrace) as caught:
+    with pytest.raises(InvalidSetting) as caught:
         Settings(policy="fifo")
     assert str(caught.value) == (
         "policy: invalid value 'fifo' (expected one of none, min-runtime, checkpoint-aware)"
@@ -303,13 +311,13 @@ def test_settings_reject_an_unknown_policy_naming_it() -> None:
 
 
 def test_settings_reject_a_negative_budget_naming_it() -> None:
-    with pytest.raises(InvalidTrace) as caught:
+    with pytest.raises(InvalidSetting) as caught:
         Settings(policy="checkpoint-aware", max_evictions=-1)
     assert str(caught.value) == "max_evictions must be None or an integer >= 0, got -1"
 
 
 def test_settings_reject_a_never_grace_naming_the_field() -> None:
-    with pytest.raises(InvalidDuration) as caught:
+    with pytest.raises(InvalidSetting) as caught:
         Settings(policy="checkpoint-aware", checkpoint_grace="never")
     assert "'never'" in str(caught.value)
     assert "Settings checkpoint_grace" in str(caught.value)
@@ -459,18 +467,20 @@ def test_the_property_workloads_tell_the_policies_apart() -> None:
     """The property tests' workloads are not vacuous: on seeds 0 and 2 the three policies give
     different evictions and lost work, and on seed 2 checkpoint-aware waits on its grace (exact
     numbers, as a regression guard): (evictions, whole evictions, lost GPU-seconds, reclaim
-    waiting)."""
+    waiting). Youngest first for none and min-runtime, least unsaved work for checkpoint-aware."""
     rows = []
     for seed in range(3):
         for name in ("none", "min-runtime", "checkpoint-aware"):
             metrics = simulate(
                 small_workload(seed),
                 Settings(
+                    restart_overhead=0,
                     policy=name,
                     reclaim_min_runtime="10m",
                     preempt_min_runtime="5m",
                     checkpoint_interval=1800,
                     checkpoint_grace="5m",
+                    victim_order="least-unsaved" if name == "checkpoint-aware" else "youngest",
                 ),
             ).metrics
             rows.append(

@@ -1,10 +1,11 @@
 """Trace readers: Microsoft Philly, Alibaba GPU 2023 (openb), and a plain CSV format.
 
 Each reader takes a path (a file, or the folder holding the trace's files) and defaults to the
-repository's ``data/traces`` folder, or the folder named by the ``MINRUNTIME_TRACES``
-environment variable. See ``data/traces/README.md`` for the sources and licences.
+traces shipped inside this package (``minruntime_sim/data``), or to the folder named by the
+``MINRUNTIME_SIM_TRACES`` environment variable when it is set. See ``data/README.md`` in the
+package for the sources and licences.
 
-Every reader returns a :class:`~minruntime.sim.Workload` whose times start at 0 (the first
+Every reader returns a :class:`~minruntime_sim.Workload` whose times start at 0 (the first
 submission) and whose ``notes`` say what was dropped or assumed.
 
 The plain CSV format, for a user's own workload (and what :func:`write_csv` writes):
@@ -19,27 +20,22 @@ The plain CSV format, for a user's own workload (and what :func:`write_csv` writ
 from __future__ import annotations
 
 import csv
+import importlib.resources
 import os
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from minruntime.durations import MinRuntime
-from minruntime.errors import InvalidQueueTree
-from minruntime.preemptibility import (
-    PRIORITY_BUILD,
-    PRIORITY_INFERENCE,
-    PRIORITY_TRAIN,
-    Preemptibility,
-)
-from minruntime.queues import Queue, QueueTree
-from minruntime.sim.model import InvalidTrace, JobSpec, Workload, scale_shares
-from minruntime.sim.synthetic import synthetic_workload
+from minruntime import MinRuntime, Preemptibility, Queue, QueueTree
+from minruntime_sim.errors import InvalidTrace
+from minruntime_sim.model import JobSpec, Workload, scale_shares
+from minruntime_sim.synthetic import synthetic_workload
 
 __all__ = [
     "ALIBABA_QOS",
     "GPUS_PER_PHILLY_NODE",
+    "TRACES_VARIABLE",
     "TRACE_NAMES",
     "default_traces_dir",
     "load_trace",
@@ -51,6 +47,11 @@ __all__ = [
 
 GPUS_PER_PHILLY_NODE: Final = 8
 """Philly's nodes had 8 GPUs each (the ATC'19 paper's description of the cluster)."""
+
+PRIORITY_INFERENCE: Final = 125
+PRIORITY_BUILD: Final = 100
+PRIORITY_TRAIN: Final = 50
+"""The reference scheduler's priority classes (inference, build, train; BEHAVIOR.md)."""
 
 PHILLY_ROOT: Final = "philly"
 ALIBABA_QUEUE: Final = "openb"
@@ -66,23 +67,21 @@ ALIBABA_QOS: Final[Mapping[str, tuple[int, Preemptibility]]] = {
 TRACE_NAMES: Final = ("philly", "alibaba", "synthetic")
 """The names :func:`load_trace` knows besides a CSV path."""
 
-_ENVIRONMENT: Final = "MINRUNTIME_TRACES"
+TRACES_VARIABLE: Final = "MINRUNTIME_SIM_TRACES"
+"""The environment variable that names another traces folder than the shipped one."""
 
 
 def default_traces_dir() -> Path:
-    """The folder the readers use by default: ``$MINRUNTIME_TRACES``, else ``data/traces`` in
-    the current directory (a clone of the repository), else beside the source tree.
+    """The folder the readers use by default: ``$MINRUNTIME_SIM_TRACES`` if set and not empty,
+    else the traces shipped as package data (``minruntime_sim/data``).
 
-    The traces are not part of the wheel: from an installed package, run from a clone or set
-    ``MINRUNTIME_TRACES``.
+    >>> sorted(path.name for path in default_traces_dir().glob("philly*.csv"))
+    ['philly-vc-nodes.csv', 'philly.csv']
     """
-    configured = os.environ.get(_ENVIRONMENT)
+    configured = os.environ.get(TRACES_VARIABLE)
     if configured:
         return Path(configured)
-    here = Path.cwd() / "data" / "traces"
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parents[3] / "data" / "traces"
+    return Path(str(importlib.resources.files("minruntime_sim") / "data"))
 
 
 def _resolve(path: str | os.PathLike[str] | None, filename: str) -> Path:
@@ -92,7 +91,7 @@ def _resolve(path: str | os.PathLike[str] | None, filename: str) -> Path:
     if not found.is_file():
         raise InvalidTrace(
             f"trace file {str(found)!r} not found (give the file or its folder; the default "
-            f"folder is ${_ENVIRONMENT} or the repository's data/traces)"
+            f"folder is ${TRACES_VARIABLE}, else the traces shipped in minruntime_sim/data)"
         )
     return found
 
@@ -160,6 +159,10 @@ def read_philly(
 
     Raises:
         InvalidTrace: for a missing file or column, or a bad value (naming file, line, value).
+
+    >>> philly = read_philly()
+    >>> len(philly.jobs), philly.total_gpus, philly.deserved["6214e9"]
+    (82247, 2816, 512)
     """
     jobs_file = _resolve(path, "philly.csv")
     nodes_file = _resolve(
@@ -257,6 +260,10 @@ def read_alibaba(
 
     Raises:
         InvalidTrace: for a missing file or column, an unknown ``qos``, or a bad value.
+
+    >>> alibaba = read_alibaba()
+    >>> len(alibaba.jobs), alibaba.total_gpus, sorted(alibaba.deserved)
+    (6203, 6212, ['openb'])
     """
     pods_file = _resolve(path, "alibaba-openb-pods.csv")
     nodes_file = _resolve(
@@ -346,6 +353,13 @@ def read_csv(
 
     Raises:
         InvalidTrace: for a missing file or column, a bad value, or a bad queue tree.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "mine.csv").write_text("id,queue,submit,run_time,gpus\\nj1,a,0,60,2\\n")
+    >>> mine = read_csv(folder / "mine.csv", total_gpus=4)
+    >>> [(job.id, job.queue, job.gpus) for job in mine.jobs], dict(mine.deserved)
+    ([('j1', 'a', 2)], {'a': 4})
     """
     jobs_file = Path(path)
     if not jobs_file.is_file():
@@ -420,7 +434,7 @@ def _read_queues(path: Path) -> tuple[QueueTree, dict[str, int]]:
             deserved[row["name"]] = _integer(row["deserved"], where, "deserved")
     try:
         tree = QueueTree.from_records(records, origin=path.name)
-    except InvalidQueueTree as error:
+    except ValueError as error:
         raise InvalidTrace(str(error)) from None
     return tree, deserved
 
@@ -493,6 +507,10 @@ def load_trace(
 
     Raises:
         InvalidTrace: for an unknown name, a missing file, or a bad value.
+
+    >>> workload = load_trace("philly", limit=1000, gpus=704)
+    >>> len(workload.jobs), workload.total_gpus, sum(workload.deserved.values())
+    (1000, 704, 704)
     """
     name = os.fspath(source)
     if name == "philly":

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import random
 
-from minruntime.preemptibility import Preemptibility
-from minruntime.queues import Queue, QueueTree
-from minruntime.sim.model import JobSpec, Workload, scale_shares
+from minruntime import Preemptibility, Queue, QueueTree
+from minruntime_sim.model import JobSpec, Workload, scale_shares
 
-__all__ = ["synthetic_workload"]
+__all__ = ["synthetic_workload", "toy_workload"]
 
 
 def synthetic_workload(
@@ -54,6 +53,10 @@ def synthetic_workload(
         non_preemptible: the fraction of jobs with priority 125 (non-preemptible by the legacy
             rule); the others have priority 50 or 75 with no explicit preemptibility.
         checkpoints: the fraction of jobs that checkpoint (every 10 or 30 minutes).
+
+    >>> workload = synthetic_workload(seed=1, jobs=5)
+    >>> workload.name, len(workload.jobs), workload.total_gpus, dict(workload.deserved)
+    ('synthetic(seed=1, jobs=5)', 5, 16, {'q0': 8, 'q1': 8})
     """
     rng = random.Random(seed)
     names = [f"q{i}" for i in range(max(1, queues))]
@@ -96,4 +99,25 @@ def synthetic_workload(
         tree=tree,
         deserved=scale_shares(dict.fromkeys(names, 1), total_gpus),
         total_gpus=total_gpus,
+    )
+
+
+def toy_workload() -> Workload:
+    """The three-job workload of the examples: 4 GPUs; queues ``a`` and ``b`` deserve 2 each;
+    ``a1`` and ``a2`` (2 GPUs, 100 s each) are submitted to ``a`` at 0 and 5, and ``b1`` (2 GPUs,
+    50 s) to ``b`` at 10, when it must reclaim from ``a``.
+
+    >>> [(job.id, job.queue, job.submit) for job in toy_workload().jobs]
+    [('a1', 'a', 0), ('a2', 'a', 5), ('b1', 'b', 10)]
+    """
+    return Workload(
+        name="toy",
+        tree=QueueTree([Queue("a"), Queue("b")]),
+        deserved={"a": 2, "b": 2},
+        total_gpus=4,
+        jobs=[
+            JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
+            JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
+            JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2),
+        ],
     )

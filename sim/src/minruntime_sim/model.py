@@ -21,50 +21,95 @@ at least ``min_available`` tasks and grows when GPUs are free).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 import attrs
 
-from minruntime.config import RESOLVE_METHODS, Config
-from minruntime.durations import MinRuntime
-from minruntime.errors import InvalidDuration, MinRuntimeError
-from minruntime.jobs import DEFAULT_PRIORITY
-from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
-from minruntime.queues import ProtectionSettings, Queue, QueueTree
+from minruntime import (
+    Config,
+    MinRuntime,
+    Preemptibility,
+    ProtectionSettings,
+    Queue,
+    QueueTree,
+)
+from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
+from minruntime_sim.errors import InvalidSetting, InvalidTrace
 
 __all__ = [
+    "DEFAULT_PRIORITY",
+    "DEFAULT_RESTART_OVERHEAD",
     "POLICIES",
-    "InvalidTrace",
+    "RESOLVE_METHODS",
     "JobSpec",
     "Settings",
-    "SimulationError",
+    "VictimOrder",
     "Workload",
     "ceil_seconds",
+    "parse_duration",
     "parse_seconds",
     "scale_shares",
 ]
 
 SECOND_NS: Final = 1_000_000_000
 
+DEFAULT_PRIORITY: Final = 50
+"""A job's priority when the trace gives none (the policy library's default too)."""
+
+RESOLVE_METHODS: Final = ("lca", "queue")
+"""The reclaim resolve methods a run can use (see :class:`minruntime.Config`)."""
+
 POLICIES: Final = ("none", "min-runtime", "checkpoint-aware")
 """The protection policies a run can use (see :class:`Settings`)."""
 
-DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
-"""The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
 
+class VictimOrder(enum.Enum):
+    """The order in which the simulated scheduler considers running jobs as victims.
 
-class SimulationError(MinRuntimeError, AssertionError):
-    """An invariant of the simulation broke: a bug in the simulator or in the library.
+    Victims always come from the queues the action allows (the preemptor's own queue for
+    preempt; for reclaim, the queues over their share, most over first); this is the order
+    inside each of those queues.
 
-    Raised when capacity is exceeded, when a task outside ``Session.evictable_tasks`` would be
-    evicted, or when an eviction plan fails ``Session.validate``. The message names the job, the
-    time and the numbers.
+    - ``REFERENCE`` (the default): the reference scheduler's. KAI-Scheduler walks victims in the
+      reverse of its job order (``pkg/scheduler/actions/utils/job_order_by_queue.go``: a victim
+      queue compares with ``!JobOrderFn``). Its job order is the priority plugin's (higher
+      priority first), then the elastic plugin's (jobs below their minimum, then at it, then
+      above it: ``pkg/scheduler/plugins/elastic/elastic.go``), then the pod group's creation
+      time and UID (``pkg/scheduler/framework/session_plugins.go``). Reversed: lowest priority
+      first, then jobs running above their minimum before jobs at it, then the latest
+      *submitted* first (a restarted job keeps its submission time), then the later listed.
+    - ``YOUNGEST``: lowest priority first, then the most recently (re)started first: the least
+      work since its start (this simulator's order before the choice existed).
+    - ``OLDEST``: lowest priority first, then the longest running first.
+    - ``RANDOM``: lowest priority first, then a random order drawn afresh at every start from
+      the run's ``seed``.
+    - ``LEAST_UNSAVED``: :meth:`minruntime.Session.rank_victims`: least unsaved work first
+      (every job shows the Session its checkpoints), then lower priority.
+
+    >>> VictimOrder("least-unsaved"), str(VictimOrder.REFERENCE)
+    (<VictimOrder.LEAST_UNSAVED: 'least-unsaved'>, 'reference')
     """
 
+    REFERENCE = "reference"
+    YOUNGEST = "youngest"
+    OLDEST = "oldest"
+    RANDOM = "random"
+    LEAST_UNSAVED = "least-unsaved"
 
-class InvalidTrace(MinRuntimeError, ValueError):
-    """A trace or workload that cannot be simulated; the message names the file, row and value."""
+    def __str__(self) -> str:
+        return self.value
+
+
+DEFAULT_RESTART_OVERHEAD: Final = 30
+"""Seconds a job spends restarting after an eviction unless told otherwise: the re-allocation
+delay the Pollux simulator charges every restart (Qiao et al., OSDI'21; ``rescale_time = 30``
+in ``Job.reallocate``, ``simulator/simulator.py`` of petuum/adaptdl, the repository the Philly
+trace comes from)."""
+
+DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
+"""The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
 
 
 def _positive(name: str) -> Any:
@@ -88,7 +133,10 @@ def _non_negative(instance: JobSpec, attribute: attrs.Attribute[int], value: int
 def _to_preemptibility(value: Preemptibility | str | None) -> Preemptibility | None:
     if value is None or value == "":
         return None
-    return Preemptibility.parse(value, origin="JobSpec preemptibility")
+    try:
+        return Preemptibility.parse(value, origin="JobSpec preemptibility")
+    except ValueError as error:
+        raise InvalidTrace(str(error)) from error
 
 
 def _check_min_available(
@@ -194,8 +242,28 @@ def _to_notes(notes: Iterable[str]) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _to_min_runtime(value: object) -> MinRuntime:
-    return MinRuntime.parse(value, origin="Settings")
+def parse_duration(value: object, *, origin: str, allow_never: bool = True) -> MinRuntime:
+    """A duration as the policy library reads it, or :class:`InvalidSetting` naming ``origin``.
+
+    >>> parse_duration("1h30m", origin="--checkpoint-interval")
+    MinRuntime('1h30m')
+    >>> parse_duration("never", origin="Settings checkpoint_grace", allow_never=False)
+    Traceback (most recent call last):
+    ...
+    minruntime_sim.errors.InvalidSetting: invalid duration 'never' in Settings checkpoint_grace: ...
+    """
+    try:
+        return MinRuntime.parse(value, origin=origin, allow_never=allow_never)
+    except ValueError as error:
+        raise InvalidSetting(str(error)) from error
+
+
+def _to_reclaim(value: object) -> MinRuntime:
+    return parse_duration(value, origin="Settings reclaim_min_runtime")
+
+
+def _to_preempt(value: object) -> MinRuntime:
+    return parse_duration(value, origin="Settings preempt_min_runtime")
 
 
 @attrs.frozen(kw_only=True, eq=False)
@@ -214,6 +282,13 @@ class Workload:
     Raises:
         InvalidTrace: for a job in a queue that has no deserved share or is not in the tree, a
             negative share, or fewer than one GPU.
+
+    >>> from minruntime import Queue, QueueTree
+    >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
+    ...     deserved={"a": 3, "b": 1}, total_gpus=4,
+    ...     jobs=[JobSpec(id="j1", queue="a", submit=0, run_time=60, gpus=1)])
+    >>> dict(toy.with_gpus(8).deserved), toy.with_gpus(8).notes
+    ({'a': 6, 'b': 2}, ('cluster resized to 8 GPUs, shares scaled',))
     """
 
     name: str
@@ -261,23 +336,49 @@ class Workload:
         order = sorted(range(len(self.jobs)), key=lambda i: (self.jobs[i].submit, i))
         return attrs.evolve(self, jobs=[self.jobs[i] for i in sorted(order[:count])])
 
+    def window(self, index: int, count: int) -> Workload:
+        """The jobs submitted in the ``index``-th of ``count`` equal spans of the submission
+        times (0-based), their submissions counted from the span's start: a slice of a trace.
+
+        >>> from minruntime import Queue, QueueTree
+        >>> jobs = [JobSpec(id=f"j{t}", queue="a", submit=t, run_time=5, gpus=1) for t in (0, 4, 6, 9)]
+        >>> toy = Workload(name="toy", jobs=jobs, tree=QueueTree([Queue("a")]), deserved={"a": 1},
+        ...                total_gpus=1)
+        >>> second = toy.window(1, 2)
+        >>> second.name, [(job.id, job.submit) for job in second.jobs], second.notes
+        ('toy[2/2]', [('j6', 1), ('j9', 4)], ('window 2 of 2: submissions from 5 to 10',))
+        """
+        if not 0 <= index < count:
+            raise InvalidSetting(f"window {index} of {count}: expected 0 <= index < count")
+        first = min((job.submit for job in self.jobs), default=0)
+        span = max((job.submit for job in self.jobs), default=0) - first + 1
+        low, high = first + span * index // count, first + span * (index + 1) // count
+        return attrs.evolve(
+            self,
+            name=f"{self.name}[{index + 1}/{count}]",
+            jobs=[
+                attrs.evolve(job, submit=job.submit - low)
+                for job in self.jobs
+                if low <= job.submit < high
+            ],
+            notes=(*self.notes, f"window {index + 1} of {count}: submissions from {low} to {high}"),
+        )
+
 
 def parse_seconds(value: object, *, origin: str) -> int:
     """A duration in whole seconds (rounded up), from any spelling ``MinRuntime`` reads.
 
     Raises:
-        InvalidDuration: for never or anything that is not a duration.
+        InvalidSetting: for never or anything that is not a duration.
 
     >>> parse_seconds("1h30m", origin="--checkpoint-interval"), parse_seconds("1.5s", origin="x")
     (5400, 2)
     """
-    duration = MinRuntime.parse(value, origin=origin)
+    duration = parse_duration(value, origin=origin)
     if duration.is_never:
-        raise InvalidDuration(
+        raise InvalidSetting(
             f"invalid duration {value!r} in {origin}: never is not a length of time "
-            "(expected e.g. '10m', '1h30m')",
-            value=value,
-            origin=origin,
+            "(expected e.g. '10m', '1h30m')"
         )
     ns = duration.nanoseconds or 0
     return -(-ns // SECOND_NS)
@@ -285,24 +386,36 @@ def parse_seconds(value: object, *, origin: str) -> int:
 
 def _check_resolve_method(instance: Settings, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in RESOLVE_METHODS:
-        raise InvalidTrace(
+        raise InvalidSetting(
             f"reclaim_resolve_method: invalid value {value!r} (expected 'lca' or 'queue')"
         )
 
 
 def _check_policy(instance: Settings, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in POLICIES:
-        raise InvalidTrace(
+        raise InvalidSetting(
             f"policy: invalid value {value!r} (expected one of {', '.join(POLICIES)})"
         )
 
 
+def _to_order(value: object) -> VictimOrder:
+    if isinstance(value, VictimOrder):
+        return value
+    try:
+        return VictimOrder(value)
+    except ValueError:
+        raise InvalidSetting(
+            f"victim_order: invalid value {value!r} (expected one of "
+            f"{', '.join(order.value for order in VictimOrder)})"
+        ) from None
+
+
 def _to_grace(value: object) -> MinRuntime:
-    return MinRuntime.parse(value, origin="Settings checkpoint_grace", allow_never=False)
+    return parse_duration(value, origin="Settings checkpoint_grace", allow_never=False)
 
 
 def _to_window(value: object) -> MinRuntime:
-    return MinRuntime.parse(value, origin="Settings eviction_window")
+    return parse_duration(value, origin="Settings eviction_window")
 
 
 @attrs.frozen(kw_only=True)
@@ -316,20 +429,27 @@ class Settings:
         checkpoint_interval: seconds between checkpoints for jobs that set none; ``None``: no
             checkpoints (an evicted job loses everything since it last started).
         restart_overhead: seconds a job spends restarting after a full eviction, paid again by
-            every evicted task (GPU-seconds lost on top of the unsaved work).
+            every evicted task (GPU-seconds lost on top of the unsaved work); default
+            :data:`DEFAULT_RESTART_OVERHEAD` (30 s), 0 for none.
+        save_on_preempt: seconds a job takes to write a checkpoint when it is told to go, for
+            jobs that save on eviction (preempt or reclaim alike; a SIGTERM handler); ``None``
+            (the default): they do not, and lose the work since their last checkpoint. A job
+            that saves loses no progress; its GPUs are charged the save time (counted in lost
+            work, paid when it restarts) and are free for the preemptor at once.
         legacy_priority_threshold: the legacy preemptibility rule's threshold.
-        policy: how running jobs are protected and which victims go first (:data:`POLICIES`):
+        policy: how running jobs are protected (:data:`POLICIES`):
 
             - ``"none"``: no protection at all: both min-runtimes are 0 whatever is given, the
               tree's queue-level values are ignored too, and no checkpoint-aware setting
-              applies; victims in the simulator's order (lowest priority, then most recently
-              started first);
-            - ``"min-runtime"`` (the default): the min-runtimes above and the tree's, the same
-              victim order, no checkpoint-aware setting;
+              applies;
+            - ``"min-runtime"`` (the default): the min-runtimes above and the tree's, no
+              checkpoint-aware setting;
             - ``"checkpoint-aware"``: the min-runtimes, plus BEHAVIOR.md section 16: every job
               tells the Session its checkpoint interval, its last checkpoint and its past
-              evictions, the grace and budget below apply, and victims are taken in
-              :meth:`~minruntime.Session.rank_victims` order (least unsaved work first).
+              evictions, and the grace and budget below apply.
+        victim_order: the order in which victims are considered (:class:`VictimOrder`; default
+            the reference scheduler's), whatever the policy.
+        seed: the seed of everything random in the run (the ``random`` victim order).
         checkpoint_grace: the checkpoint grace, preempt and reclaim alike (``checkpoint-aware``
             only; default 10m, 0 turns it off).
         max_evictions: the eviction budget per job (``checkpoint-aware`` only; ``None``: no
@@ -342,23 +462,20 @@ class Settings:
 
     >>> settings = Settings(reclaim_min_runtime=MinRuntime("30m"))
     >>> settings.config().default_reclaim_min_runtime, settings.label
-    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none')
-    >>> aware = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware", max_evictions=3)
+    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none order=reference')
+    >>> aware = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware", max_evictions=3,
+    ...                  victim_order="least-unsaved")
     >>> aware.label
-    'reclaim=30m preempt=0s checkpoint=none policy=checkpoint-aware grace=10m budget=3'
-    >>> Settings(reclaim_min_runtime="30m", policy="none").label
-    'reclaim=0s preempt=0s checkpoint=none policy=none'
+    'reclaim=30m preempt=0s checkpoint=none order=least-unsaved policy=checkpoint-aware grace=10m budget=3'
+    >>> Settings(reclaim_min_runtime="30m", policy="none", victim_order="random", seed=7).label
+    'reclaim=0s preempt=0s checkpoint=none order=random seed=7 policy=none'
     """
 
-    preempt_min_runtime: MinRuntime = attrs.field(
-        default=MinRuntime.ZERO, converter=_to_min_runtime
-    )
-    reclaim_min_runtime: MinRuntime = attrs.field(
-        default=MinRuntime.ZERO, converter=_to_min_runtime
-    )
+    preempt_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_preempt)
+    reclaim_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_reclaim)
     reclaim_resolve_method: str = attrs.field(default="lca", validator=_check_resolve_method)
     checkpoint_interval: int | None = None
-    restart_overhead: int = 0
+    restart_overhead: int = DEFAULT_RESTART_OVERHEAD
     legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD
     policy: str = attrs.field(default="min-runtime", validator=_check_policy)
     checkpoint_grace: MinRuntime = attrs.field(
@@ -366,13 +483,20 @@ class Settings:
     )
     max_evictions: int | None = None
     eviction_window: MinRuntime = attrs.field(default=MinRuntime.NEVER, converter=_to_window)
+    victim_order: VictimOrder = attrs.field(default=VictimOrder.REFERENCE, converter=_to_order)
+    seed: int = 0
+    save_on_preempt: int | None = None
 
     def __attrs_post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise InvalidSetting(f"seed must be an integer, got {self.seed!r}")
+        if self.victim_order is not VictimOrder.RANDOM:
+            object.__setattr__(self, "seed", 0)  # unused: equal runs have equal settings
         budget = self.max_evictions
         if budget is not None and (
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
         ):
-            raise InvalidTrace(f"max_evictions must be None or an integer >= 0, got {budget!r}")
+            raise InvalidSetting(f"max_evictions must be None or an integer >= 0, got {budget!r}")
         if self.policy != "checkpoint-aware":
             object.__setattr__(self, "checkpoint_grace", MinRuntime.ZERO)
             object.__setattr__(self, "max_evictions", None)
@@ -386,12 +510,15 @@ class Settings:
         if interval is not None and (
             isinstance(interval, bool) or not isinstance(interval, int) or interval < 1
         ):
-            raise InvalidTrace(
+            raise InvalidSetting(
                 f"checkpoint_interval must be None or seconds >= 1, got {interval!r}"
             )
         overhead = self.restart_overhead
         if isinstance(overhead, bool) or not isinstance(overhead, int) or overhead < 0:
-            raise InvalidTrace(f"restart_overhead must be seconds >= 0, got {overhead!r}")
+            raise InvalidSetting(f"restart_overhead must be seconds >= 0, got {overhead!r}")
+        save = self.save_on_preempt
+        if save is not None and (isinstance(save, bool) or not isinstance(save, int) or save < 0):
+            raise InvalidSetting(f"save_on_preempt must be None or seconds >= 0, got {save!r}")
 
     @property
     def checkpoint_aware(self) -> bool:
@@ -453,8 +580,8 @@ class Settings:
 
     @property
     def label(self) -> str:
-        """A short name for tables: the min-runtimes, the checkpoint interval and the policy
-        (named unless it is ``min-runtime``)."""
+        """A short name for tables: the min-runtimes, the checkpoint interval, the victim order
+        (and its seed when random) and the policy (named unless it is ``min-runtime``)."""
         checkpoint = (
             "none"
             if self.checkpoint_interval is None
@@ -462,8 +589,12 @@ class Settings:
         )
         label = (
             f"reclaim={self.reclaim_min_runtime} preempt={self.preempt_min_runtime} "
-            f"checkpoint={checkpoint}"
+            f"checkpoint={checkpoint} order={self.victim_order}"
         )
+        if self.victim_order is VictimOrder.RANDOM:
+            label += f" seed={self.seed}"
+        if self.save_on_preempt is not None:
+            label += f" save={MinRuntime(self.save_on_preempt)}"
         if self.policy != "min-runtime":
             label += f" policy={self.policy}"
         if self.checkpoint_aware:
@@ -485,6 +616,9 @@ class Settings:
             "checkpoint_grace": str(self.checkpoint_grace),
             "max_evictions": self.max_evictions,
             "eviction_window": str(self.eviction_window),
+            "victim_order": str(self.victim_order),
+            "seed": self.seed,
+            "save_on_preempt": self.save_on_preempt,
         }
 
 

@@ -8,16 +8,16 @@ from its :class:`TraceSource`.
 >>> from minruntime import MinRuntime
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[None, 1800])
 >>> [settings.label for settings in grid]
-['reclaim=0s preempt=0s checkpoint=none', 'reclaim=0s preempt=0s checkpoint=30m', 'reclaim=1h preempt=0s checkpoint=none', 'reclaim=1h preempt=0s checkpoint=30m']
+['reclaim=0s preempt=0s checkpoint=none order=reference', 'reclaim=0s preempt=0s checkpoint=30m order=reference', 'reclaim=1h preempt=0s checkpoint=none order=reference', 'reclaim=1h preempt=0s checkpoint=30m order=reference']
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[1800],
 ...                      policies=["none", "min-runtime", "checkpoint-aware"])
 >>> for settings in grid:
 ...     print(settings.label)
-reclaim=0s preempt=0s checkpoint=30m policy=none
-reclaim=0s preempt=0s checkpoint=30m
-reclaim=0s preempt=0s checkpoint=30m policy=checkpoint-aware grace=10m
-reclaim=1h preempt=0s checkpoint=30m
-reclaim=1h preempt=0s checkpoint=30m policy=checkpoint-aware grace=10m
+reclaim=0s preempt=0s checkpoint=30m order=reference policy=none
+reclaim=0s preempt=0s checkpoint=30m order=reference
+reclaim=0s preempt=0s checkpoint=30m order=reference policy=checkpoint-aware grace=10m
+reclaim=1h preempt=0s checkpoint=30m order=reference
+reclaim=1h preempt=0s checkpoint=30m order=reference policy=checkpoint-aware grace=10m
 """
 
 from __future__ import annotations
@@ -30,26 +30,35 @@ import json
 import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Final
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from typing import Any, Final, NoReturn
 
 import attrs
+from tqdm import tqdm
 
-from minruntime.durations import MinRuntime
-from minruntime.sim.metrics import Metrics
-from minruntime.sim.model import DEFAULT_CHECKPOINT_GRACE, Settings, Workload
-from minruntime.sim.scheduler import simulate
-from minruntime.sim.traces import load_trace
+from minruntime import MinRuntime
+from minruntime_sim.metrics import EvictionRecord, Metrics
+from minruntime_sim.model import (
+    DEFAULT_CHECKPOINT_GRACE,
+    DEFAULT_RESTART_OVERHEAD,
+    Settings,
+    VictimOrder,
+    Workload,
+)
+from minruntime_sim.scheduler import simulate
+from minruntime_sim.traces import load_trace
 
 __all__ = [
     "RunSummary",
     "TraceSource",
+    "evictions_csv",
     "format_table",
     "plot",
     "run_sweep",
     "settings_grid",
     "to_csv",
     "to_json",
+    "usage_csv",
 ]
 
 _LOADED: dict[TraceSource, Workload] = {}
@@ -60,20 +69,28 @@ _LOADED: dict[TraceSource, Workload] = {}
 class TraceSource:
     """Where a workload comes from, so that a worker process can load it itself.
 
+    ``window`` and ``windows`` take a slice of the trace (:meth:`Workload.window`).
+
     >>> TraceSource("synthetic", limit=10).load().name
     'synthetic(seed=0, jobs=10)'
+    >>> TraceSource("synthetic", limit=10, window=1, windows=2).load().name
+    'synthetic(seed=0, jobs=10)[2/2]'
     """
 
     trace: str
     limit: int | None = None
     gpus: int | None = None
     seed: int = 0
+    window: int = 0
+    windows: int = 1
 
     def load(self) -> Workload:
         """The workload (loaded once per process)."""
         workload = _LOADED.get(self)
         if workload is None:
             workload = load_trace(self.trace, limit=self.limit, gpus=self.gpus, seed=self.seed)
+            if self.windows > 1:
+                workload = workload.window(self.window, self.windows)
             _LOADED.clear()  # keep one: a process works on one workload at a time
             _LOADED[self] = workload
         return workload
@@ -81,10 +98,13 @@ class TraceSource:
 
 @attrs.frozen(kw_only=True)
 class RunSummary:
-    """The settings of one run and its metrics."""
+    """The settings of one run and its metrics; with ``detail``, its evictions and its busy
+    GPUs over time too (see :func:`run_sweep`)."""
 
     settings: Settings
     metrics: Metrics
+    evictions: tuple[EvictionRecord, ...] = ()
+    usage: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         """As JSON-ready values: the settings, then the metrics."""
@@ -96,58 +116,113 @@ def settings_grid(
     reclaim: Sequence[MinRuntime] = (MinRuntime.ZERO,),
     preempt: Sequence[MinRuntime] = (MinRuntime.ZERO,),
     checkpoints: Sequence[int | None] = (None,),
-    restart_overhead: int = 0,
+    restart_overhead: int = DEFAULT_RESTART_OVERHEAD,
+    save_on_preempt: int | None = None,
     reclaim_resolve_method: str = "lca",
     policies: Sequence[str] = ("min-runtime",),
     checkpoint_grace: MinRuntime = DEFAULT_CHECKPOINT_GRACE,
     max_evictions: int | None = None,
     eviction_window: MinRuntime = MinRuntime.NEVER,
+    victim_orders: Sequence[VictimOrder] = (VictimOrder.REFERENCE,),
+    seed: int = 0,
 ) -> list[Settings]:
     """Every combination of the values, reclaim outermost, then preempt, then checkpoints, then
-    policies; a combination equal to an earlier one is left out (policy ``none`` ignores the
-    min-runtimes, so it runs once per checkpoint interval)."""
+    policies, then victim orders; a combination equal to an earlier one is left out (policy
+    ``none`` ignores the min-runtimes, so it runs once per checkpoint interval and order)."""
     grid: list[Settings] = []
-    for r, p, c, policy in itertools.product(reclaim, preempt, checkpoints, policies):
+    for r, p, c, policy, order in itertools.product(
+        reclaim, preempt, checkpoints, policies, victim_orders
+    ):
         settings = Settings(
             reclaim_min_runtime=r,
             preempt_min_runtime=p,
             checkpoint_interval=c,
             restart_overhead=restart_overhead,
+            save_on_preempt=save_on_preempt,
             reclaim_resolve_method=reclaim_resolve_method,
             policy=policy,
             checkpoint_grace=checkpoint_grace,
             max_evictions=max_evictions,
             eviction_window=eviction_window,
+            victim_order=order,
+            seed=seed,
         )
         if settings not in grid:
             grid.append(settings)
     return grid
 
 
-def _run_one(source: TraceSource, settings: Settings) -> RunSummary:
-    return RunSummary(settings=settings, metrics=simulate(source.load(), settings).metrics)
+def _run_one(source: TraceSource, settings: Settings, detail: bool = False) -> RunSummary:
+    result = simulate(source.load(), settings)
+    if not detail:
+        return RunSummary(settings=settings, metrics=result.metrics)
+    return RunSummary(
+        settings=settings, metrics=result.metrics, evictions=result.evictions, usage=result.usage
+    )
 
 
-def run_sweep(source: TraceSource, grid: Sequence[Settings], *, jobs: int = 1) -> list[RunSummary]:
+def run_sweep(
+    source: TraceSource,
+    grid: Sequence[Settings],
+    *,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    progress: bool = False,
+    detail: bool = False,
+) -> list[RunSummary]:
     """Run every setting of ``grid`` on the workload; results in the grid's order.
 
     Args:
-        source: the workload.
+        source: the workload (each worker loads it once).
         grid: the settings to run.
-        jobs: how many processes to use; 1 (or a single setting) runs in this process.
+        jobs: how many processes to use when no ``executor`` is given; 1 (or a single setting)
+            runs in this process.
+        executor: any :class:`concurrent.futures.Executor` to run the settings on, for example
+            a :class:`~concurrent.futures.ProcessPoolExecutor` or a Dask cluster's
+            ``Client.get_executor()``; it is left running.
+        progress: show a progress bar on standard error (tqdm), one step per finished run.
+        detail: keep each run's evictions and busy GPUs over time in its summary (for
+            :func:`evictions_csv` and :func:`usage_csv`).
+
+    The report does not depend on where or in what order the runs finished.
+
+    >>> summaries = run_sweep(TraceSource("synthetic", limit=20), settings_grid())
+    >>> [summary.metrics.completed for summary in summaries]
+    [20]
     """
-    if jobs <= 1 or len(grid) <= 1:
-        return [_run_one(source, settings) for settings in grid]
-    # 'spawn': a fresh interpreter per worker, safe whatever threads the caller runs.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(grid)), mp_context=context) as pool:
-        return list(pool.map(_run_one, [source] * len(grid), grid))
+    with tqdm(total=len(grid), desc="runs", unit="run", disable=not progress) as bar:
+        if executor is None and (jobs <= 1 or len(grid) <= 1):
+            summaries = []
+            for settings in grid:
+                summaries.append(_run_one(source, settings, detail))
+                bar.update()
+            return summaries
+        if executor is not None:
+            return _gather(executor, source, grid, bar, detail)
+        # 'spawn': a fresh interpreter per worker, safe whatever threads the caller runs.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(grid)), mp_context=context) as pool:
+            return _gather(pool, source, grid, bar, detail)
+
+
+def _gather(
+    executor: Executor,
+    source: TraceSource,
+    grid: Sequence[Settings],
+    bar: tqdm[NoReturn],
+    detail: bool,
+) -> list[RunSummary]:
+    futures = [executor.submit(_run_one, source, settings, detail) for settings in grid]
+    for _ in as_completed(futures):
+        bar.update()
+    return [future.result() for future in futures]
 
 
 # -- reports ---------------------------------------------------------------------------------
 
 _COLUMNS: Final = (
     "policy",
+    "order",
     "reclaim",
     "preempt",
     "checkpoint",
@@ -183,12 +258,20 @@ def _checkpoint(settings: Settings) -> str:
     return "none" if interval is None else str(MinRuntime(interval))
 
 
+def _order(settings: Settings) -> str:
+    """The victim order as the table shows it: its name, and its seed when random."""
+    if settings.victim_order is VictimOrder.RANDOM:
+        return f"random:{settings.seed}"
+    return str(settings.victim_order)
+
+
 def _row(summary: RunSummary) -> dict[str, object]:
     """One run as exact values (seconds, GPU-hours), keyed by the table's columns."""
     m = summary.metrics
     s = summary.settings
     return {
         "policy": s.policy,
+        "order": _order(s),
         "reclaim": str(s.reclaim_min_runtime),
         "preempt": str(s.preempt_min_runtime),
         "checkpoint": _checkpoint(s),
@@ -213,7 +296,7 @@ def format_table(summaries: Sequence[RunSummary]) -> str:
     The grace and budget columns appear when some run is checkpoint-aware (blank for the others).
     """
     aware = any(summary.settings.checkpoint_aware for summary in summaries)
-    settings_columns: tuple[str, ...] = ("policy", "reclaim", "preempt", "checkpoint")
+    settings_columns: tuple[str, ...] = ("policy", "order", "reclaim", "preempt", "checkpoint")
     if aware:
         settings_columns += ("grace", "budget")
     header: tuple[str, ...] = (
@@ -281,10 +364,54 @@ def to_csv(summaries: Sequence[RunSummary]) -> str:
     return buffer.getvalue()
 
 
+def evictions_csv(summaries: Sequence[RunSummary]) -> str:
+    """Every eviction of every run (kept with ``detail``) as CSV: the run's label, then the
+    fields of :class:`~minruntime_sim.EvictionRecord`.
+
+    >>> summaries = run_sweep(TraceSource("synthetic", limit=40), settings_grid(), detail=True)
+    >>> evictions_csv(summaries).splitlines()[0]
+    'run,time,job,queue,action,preemptor,preemptor_queue,tasks,active_before,min_available,preemptibility,start_time,min_runtime,work_since_start,lost_gpu_seconds,restart_gpu_seconds'
+    """
+    names = [field.name for field in attrs.fields(EvictionRecord)]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["run", *names])
+    for summary in summaries:
+        for record in summary.evictions:
+            writer.writerow([summary.settings.label, *(getattr(record, name) for name in names)])
+    return buffer.getvalue()
+
+
+def usage_csv(summaries: Sequence[RunSummary]) -> str:
+    """Busy GPUs over time of every run (kept with ``detail``) as CSV: ``run, time, busy_gpus``,
+    one row per change (a step function: the count holds until the run's next row).
+
+    >>> summaries = run_sweep(TraceSource("synthetic", limit=3), settings_grid(), detail=True)
+    >>> print(usage_csv(summaries))
+    run,time,busy_gpus
+    reclaim=0s preempt=0s checkpoint=none order=reference,223,2
+    reclaim=0s preempt=0s checkpoint=none order=reference,276,6
+    reclaim=0s preempt=0s checkpoint=none order=reference,367,8
+    reclaim=0s preempt=0s checkpoint=none order=reference,1538,6
+    reclaim=0s preempt=0s checkpoint=none order=reference,6261,4
+    reclaim=0s preempt=0s checkpoint=none order=reference,7927,0
+    <BLANKLINE>
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["run", "time", "busy_gpus"])
+    for summary in summaries:
+        for time, busy in summary.usage:
+            writer.writerow([summary.settings.label, time, busy])
+    return buffer.getvalue()
+
+
 def _series_key(settings: Settings) -> tuple[object, ...]:
     """What a run's series is: every setting but the reclaim min-runtime."""
     return (
         settings.policy,
+        settings.victim_order,
+        settings.seed,
         settings.preempt_min_runtime,
         settings.checkpoint_interval,
         settings.checkpoint_grace,
@@ -298,6 +425,11 @@ def _series_label(settings: Settings, summaries: Sequence[RunSummary]) -> str:
     """The policy, and the other settings that tell this series from the others."""
     others = [summary.settings for summary in summaries]
     parts = [settings.policy]
+    if any(
+        (other.victim_order, other.seed) != (settings.victim_order, settings.seed)
+        for other in others
+    ):
+        parts.append(f"order {_order(settings)}")
     protecting = [other for other in others if other.policy != "none"]
     if settings.policy != "none" and any(
         other.preempt_min_runtime != settings.preempt_min_runtime for other in protecting
@@ -329,6 +461,9 @@ def _common(summaries: Sequence[RunSummary]) -> str:
         parts.append(
             "no checkpoints" if interval is None else f"checkpoints every {MinRuntime(interval)}"
         )
+    orders = {_order(summary.settings) for summary in summaries}
+    if len(orders) == 1:
+        parts.append(f"victim order {orders.pop()}")
     aware = {
         (summary.settings.checkpoint_grace, summary.settings.budget)
         for summary in summaries

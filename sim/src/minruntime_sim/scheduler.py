@@ -30,7 +30,7 @@ scheduling pass runs at that instant:
 An evicted job loses the work done since its last checkpoint (checkpoints every
 ``checkpoint_interval`` seconds after each start; without one, everything since it last
 started) and a restart overhead, returns to pending, and gets a new start time when it is
-allocated again (:func:`~minruntime.stamp_start_time`). A partial eviction of an elastic job
+allocated again (a job that grows keeps its start time). A partial eviction of an elastic job
 that keeps at least its minimum loses nothing: its remaining tasks carry its state.
 
 Under the ``checkpoint-aware`` policy each job shows the Session what the simulator knows
@@ -38,41 +38,51 @@ Under the ``checkpoint-aware`` policy each job shows the Session what the simula
 checkpoint of its current run, the very instant whose progress an eviction keeps), the times of
 its past evictions, and a weight of 1 per task (one GPU).
 
+The simulator asks the library only through its public names (``from minruntime import ...``).
+What it knows of its own jobs it computes itself rather than asking the Session: a job's
+effective preemptibility (the explicit one, else the legacy priority rule), whether it goes
+whole (neither elastic nor semi-preemptible), and how many of its tasks are above its minimum.
+
 Invariants are checked as it runs, and a break raises :class:`SimulationError`.
 
 >>> from minruntime import Queue, QueueTree
->>> from minruntime.sim import JobSpec, Settings, Workload, simulate
+>>> from minruntime_sim import JobSpec, Settings, Workload, simulate
 >>> workload = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
 ...     deserved={"a": 2, "b": 2}, total_gpus=4, jobs=[
 ...     JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2),
 ...     JobSpec(id="a2", queue="a", submit=5, run_time=100, gpus=2),
 ...     JobSpec(id="b1", queue="b", submit=10, run_time=50, gpus=2)])
 >>> [(e.job, e.action, e.time, e.lost_gpu_seconds) for e in simulate(workload).evictions]
-[('a2', 'reclaim', 10, 10)]
+[('a2', 'reclaim', 10, 70)]
 >>> protected = simulate(workload, Settings(reclaim_min_runtime="1m"))
 >>> [(e.job, e.action, e.time, e.lost_gpu_seconds) for e in protected.evictions]
-[('a1', 'reclaim', 60, 120)]
+[('a1', 'reclaim', 60, 180)]
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+import random
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Final, cast
 
 import attrs
 
-from minruntime.decisions import Action
-from minruntime.durations import MinRuntime
-from minruntime.jobs import DEFAULT_POD_SET, JobInputs, TaskStatus
-from minruntime.preemptibility import Preemptibility
-from minruntime.queues import QueueTree
-from minruntime.session import Session
-from minruntime.sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
-from minruntime.sim.model import JobSpec, Settings, SimulationError, Workload
-from minruntime.starttime import stamp_start_time
+from minruntime import (
+    Action,
+    Config,
+    JobInputs,
+    MinRuntime,
+    Preemptibility,
+    QueueTree,
+    Session,
+    TaskStatus,
+)
+from minruntime_sim.errors import SimulationError
+from minruntime_sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
+from minruntime_sim.model import JobSpec, Settings, VictimOrder, Workload
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -84,6 +94,8 @@ _RUNNING: Final = TaskStatus.RUNNING
 _SUCCEEDED: Final = TaskStatus.SUCCEEDED
 _NON: Final = Preemptibility.NON_PREEMPTIBLE
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_PREEMPTIBLE: Final = Preemptibility.PREEMPTIBLE
+_POD_SET: Final = "default"
 _COMPLETE: Final = 0
 _WAKE: Final = 1
 _CHUNK: Final = 32
@@ -92,13 +104,24 @@ _CHUNK: Final = 32
 
 @attrs.frozen(kw_only=True, eq=False)
 class SimulationResult:
-    """What one run produced: its metrics, every eviction and every job's outcome."""
+    """What one run produced: its metrics, every eviction and every job's outcome.
+
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
+    >>> result = simulate(toy)
+    >>> result.workload, result.settings.label, len(result.jobs), len(result.evictions)
+    ('toy', 'reclaim=0s preempt=0s checkpoint=none order=reference', 3, 1)
+    """
 
     workload: str
     settings: Settings
     metrics: Metrics
     evictions: tuple[EvictionRecord, ...]
     jobs: tuple[JobOutcome, ...]
+    usage: tuple[tuple[int, int], ...] = ()
+    """Busy GPUs over time: ``(time, busy)`` at every instant the count changed (from the first
+    submission on), a step function: ``busy`` holds until the next entry's time."""
 
 
 class _Task:
@@ -116,7 +139,7 @@ class _PodSet:
     __slots__ = ("min_available", "name", "tasks")
 
     def __init__(self, min_available: int, tasks: list[_Task]) -> None:
-        self.name = DEFAULT_POD_SET
+        self.name = _POD_SET
         self.min_available = min_available
         self.tasks = tasks
 
@@ -127,11 +150,14 @@ class _Job:
     __slots__ = (
         "active",
         "done",
+        "draw",
+        "effective",
         "epoch",
         "eviction_count",
         "eviction_times",
         "finish",
         "first_start",
+        "goes_whole",
         "id",
         "index",
         "interval",
@@ -152,14 +178,22 @@ class _Job:
         "tasks",
     )
 
-    def __init__(self, spec: JobSpec, index: int, interval: int | None) -> None:
+    def __init__(self, spec: JobSpec, index: int, interval: int | None, threshold: int) -> None:
         self.spec = spec
         self.index = index
         self.id = spec.id
         self.queue = spec.queue
         self.priority = spec.priority
         self.preemptibility = spec.preemptibility
+        self.effective = spec.preemptibility or (
+            _PREEMPTIBLE if spec.priority < threshold else _NON
+        )
+        """Its preemptibility: the explicit one, else the legacy priority rule (BEHAVIOR.md)."""
+        self.goes_whole = not spec.elastic and self.effective is not _SEMI
+        """A gang that is neither elastic nor semi-preemptible is evicted whole or not at all."""
         self.start_time: int | None = None
+        self.draw = 0.0
+        """Its place in the ``random`` victim order, drawn at every start."""
         self.tasks = [_Task(f"{spec.id}/{i}") for i in range(spec.gpus)]
         self.pod_sets = (_PodSet(spec.need, self.tasks),)
         self.interval = spec.checkpoint_interval or interval
@@ -178,6 +212,11 @@ class _Job:
         self.eviction_times: list[int] = []
         self.lost = 0
         self.restart_lost = 0
+
+    @property
+    def surplus(self) -> int:
+        """How many of its active tasks are above its minimum (a semi-preemptible job's core)."""
+        return max(0, self.active - self.spec.need)
 
     @property
     def order(self) -> tuple[int, int, int]:
@@ -222,8 +261,10 @@ class _AwareJob(_Job):
 
     __slots__ = ("checkpoint_interval", "clock")
 
-    def __init__(self, spec: JobSpec, index: int, interval: int | None, clock: _Clock) -> None:
-        super().__init__(spec, index, interval)
+    def __init__(
+        self, spec: JobSpec, index: int, interval: int | None, threshold: int, clock: _Clock
+    ) -> None:
+        super().__init__(spec, index, interval, threshold)
         self.clock = clock
         self.checkpoint_interval = None if self.interval is None else MinRuntime(self.interval)
 
@@ -309,17 +350,36 @@ class _Queue:
     def remove_running(self, job: _Job) -> None:
         del self.running[job.priority][job.id]
 
-    def victims(self, below_priority: float) -> tuple[list[_Job], int]:
-        """Running jobs below a priority, lowest priority then youngest first, and their GPUs."""
+    def victims(self, below_priority: float, order: VictimOrder) -> tuple[list[_Job], int]:
+        """Running jobs below a priority, lowest priority first, then in ``order`` (see
+        :class:`VictimOrder`), and their GPUs. Within a priority, jobs are kept in the order
+        they (re)started."""
         members: list[_Job] = []
         gpus = 0
         for priority in sorted(self.running):
             if priority >= below_priority:
                 break
-            jobs = self.running[priority]
-            members.extend(reversed(jobs.values()))
+            jobs = self.running[priority].values()
+            if order is VictimOrder.YOUNGEST or order is VictimOrder.LEAST_UNSAVED:
+                members.extend(reversed(jobs))  # rank_victims breaks ties in this order
+            elif order is VictimOrder.OLDEST:
+                members.extend(jobs)
+            elif order is VictimOrder.RANDOM:
+                members.extend(sorted(jobs, key=_by_draw))
+            else:
+                members.extend(sorted(jobs, key=_reference_key))
             gpus += self.running_gpus.get(priority, 0)
         return members, gpus
+
+
+def _by_draw(job: _Job) -> tuple[float, int]:
+    return (job.draw, job.index)
+
+
+def _reference_key(job: _Job) -> tuple[bool, int, int]:
+    """The reference scheduler's victim order within a priority: jobs above their minimum first,
+    then the latest submitted, then the later listed (its creation time, then UID, reversed)."""
+    return (job.active <= job.spec.need, -job.spec.submit, -job.index)
 
 
 def _seconds(moment: datetime) -> int:
@@ -342,24 +402,25 @@ class _Simulation:
         self.used = 0
         self.version = 0
         self.aware = settings.checkpoint_aware
+        self.order = settings.victim_order
+        self.ranking = self.order is VictimOrder.LEAST_UNSAVED
+        self.rng = random.Random(settings.seed)
+        self.shows = shows_checkpoints = self.aware or self.ranking
         tree = settings.tree(tree)
         budgets = [tree[name].protections.max_evictions for name in tree]
         budgets.append(settings.max_evictions)
         self.clock = _Clock(max((budget for budget in budgets if budget is not None), default=0))
-        self.base = Session(
-            tree,
-            settings.config(),
-            0,
-            legacy_priority_threshold=settings.legacy_priority_threshold,
-        )
+        self.tree = tree
+        self.config: Config = settings.config()
+        threshold = settings.legacy_priority_threshold
         self.queues = {
             name: _Queue(name, share) for name, share in sorted(workload.deserved.items())
         }
         self.queue_list = list(self.queues.values())
         self.jobs = [
-            _AwareJob(spec, index, settings.checkpoint_interval, self.clock)
-            if self.aware
-            else _Job(spec, index, settings.checkpoint_interval)
+            _AwareJob(spec, index, settings.checkpoint_interval, threshold, self.clock)
+            if shows_checkpoints
+            else _Job(spec, index, settings.checkpoint_interval, threshold)
             for index, spec in enumerate(workload.jobs)
         ]
         self.events: list[tuple[int, int, int, _Job | None, int]] = []
@@ -367,6 +428,7 @@ class _Simulation:
         self.wakeups: set[int] = set()
         self.shrunk: dict[str, _Job] = {}
         self.records: list[EvictionRecord] = []
+        self.usage: list[tuple[int, int]] = []
         self.busy = 0
 
     # -- events ---------------------------------------------------------------------------------
@@ -433,6 +495,8 @@ class _Simulation:
         self._allocate(now)
         self._evict_phase(now)
         self._grow(now)
+        if not self.usage or self.usage[-1][1] != self.used:
+            self.usage.append((now, self.used))
         allocated = sum(q.alloc for q in self.queue_list)
         if self.free < 0 or self.free + allocated != self.total:
             raise SimulationError(
@@ -507,7 +571,7 @@ class _Simulation:
         """Candidate victims in the order they are considered, grouped with how much each group
         may give (a victim queue's excess over its share, for reclaim)."""
         if action is Action.PREEMPT:
-            members, gpus = queue.victims(job.priority)
+            members, gpus = queue.victims(job.priority, self.order)
             return [(gpus, members)] if members else []
         over = [
             other
@@ -517,7 +581,7 @@ class _Simulation:
         over.sort(key=lambda other: (_neg(other.share_key()), other.name))
         groups = []
         for other in over:
-            members, _ = other.victims(math.inf)
+            members, _ = other.victims(math.inf, self.order)
             groups.append((other.alloc - other.deserved, members))
         return groups
 
@@ -533,14 +597,19 @@ class _Simulation:
         if sum(cap for cap, _ in groups) < need:
             queue.memo[action] = (key, None, False)
             return False
-        session = self.base.at(now)
+        session = Session(
+            self.tree,
+            self.config,
+            now,
+            legacy_priority_threshold=self.settings.legacy_priority_threshold,
+        )
         plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
         freed = 0
         ranked: list[tuple[int, list[_Job]]] = []
         for cap, members in groups:
             left = cap
             batches: Iterator[Sequence[_Job]]
-            if self.aware:
+            if self.ranking:
                 order = session.rank_victims(action, job, members)
                 ranked.append((cap, order))
                 batches = iter((order,))
@@ -553,7 +622,7 @@ class _Simulation:
                     evictable = cast(
                         "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
                     )
-                    take = self._take(session, victim, evictable, need - freed, left)
+                    take = self._take(victim, evictable, need - freed, left)
                     if take:
                         plan.append((victim, evictable[:take], evictable))
                         freed += take
@@ -579,7 +648,15 @@ class _Simulation:
         )
         if action is Action.RECLAIM:
             queue.blocked = blocked
-        if not self.aware or self._short_whatever_the_order(session, action, job, ranked, need):
+        if not self.aware and not self.ranking:
+            short = True  # the order and the eligible victims only change with the key
+        else:
+            if not self.ranking:
+                ranked = [
+                    (cap, session.eligible_victims(action, job, members)) for cap, members in groups
+                ]
+            short = self._short_whatever_the_order(session, action, job, ranked, need)
+        if short:
             # Until ``retry_at`` (or a change: the key), the same attempt fails the same way:
             # no protection ends before then and nothing else moves. Under checkpoint-aware
             # ranking the order moves with time, so only a plan short whatever the order is kept.
@@ -599,22 +676,18 @@ class _Simulation:
             got = 0
             for victim in victims:
                 evictable = len(session.evictable_tasks(action, job, victim))
-                facts = session._fact(victim)
-                if evictable > cap and not facts.elastic and facts.preemptibility is not _SEMI:
+                if evictable > cap and victim.goes_whole:
                     continue  # a gang goes whole or not at all
                 got += evictable
             bound += min(cap, got)
         return bound < need
 
     @staticmethod
-    def _take(
-        session: Session, victim: _Job, evictable: tuple[_Task, ...], wanted: int, left: int
-    ) -> int:
+    def _take(victim: _Job, evictable: tuple[_Task, ...], wanted: int, left: int) -> int:
         """How many of a victim's evictable tasks to take (0: skip it)."""
         if not evictable:
             return 0
-        facts = session._fact(victim)
-        if not facts.elastic and facts.preemptibility is not _SEMI:
+        if victim.goes_whole:
             take = len(evictable)  # a gang goes whole
         else:
             take = min(len(evictable), wanted, left)
@@ -636,11 +709,10 @@ class _Simulation:
                 evictable = len(session.evictable_tasks(action, job, victim))
                 extra = 0
                 if session.is_protected(action, job, victim):
-                    facts = session._fact(victim)
-                    if facts.preemptibility is _SEMI:
-                        extra = len(facts.surplus_tasks()) - evictable
-                    elif facts.preemptibility is not _NON:
-                        extra = facts.active_count - evictable
+                    if victim.effective is _SEMI:
+                        extra = victim.surplus - evictable
+                    elif victim.effective is not _NON:
+                        extra = victim.active - evictable
                 if extra > 0:
                     protected_any = True
                 got += evictable + extra
@@ -678,8 +750,8 @@ class _Simulation:
                 )
         for victim, chosen, _ in plan:
             min_runtime = session.min_runtime(action, job, victim)
-            effective = session._fact(victim).preemptibility
-            unsaved = session.unsaved_work(victim, chosen) if self.aware else None
+            effective = victim.effective
+            unsaved = session.unsaved_work(victim, chosen) if self.shows else None
             self._evict(victim, chosen, now, action, job, min_runtime, effective, unsaved)
         queue = self.queues[job.queue]
         queue.pop(job)
@@ -705,7 +777,6 @@ class _Simulation:
             raise SimulationError(
                 f"at {now}: starting {count} tasks of {job.id!r} with {self.free} GPUs free"
             )
-        stamp = stamp_start_time(job, now=now, pipelined=False)
         queue = self.queues[job.queue]
         started = 0
         for task in job.tasks:
@@ -715,7 +786,9 @@ class _Simulation:
                 if started == count:
                     break
         if job.active == 0:
-            job.start_time = None if stamp is None else _seconds(stamp)
+            if self.order is VictimOrder.RANDOM:
+                job.draw = self.rng.random()
+            job.start_time = now  # a run starts now; a job that grows keeps its start time
             job.run_start = now
             job.settled = now
             job.segments = [(now, job.done, count)]
@@ -724,8 +797,6 @@ class _Simulation:
                 job.first_start = now
             queue.add_running(job)
         else:
-            if stamp is None or _seconds(stamp) != job.start_time:  # pragma: no cover
-                raise SimulationError(f"at {now}: scaling {job.id!r} up changed its start time")
             self._settle(job, now)
             job.segments.append((now, job.done, job.active + count))
         job.active += count
@@ -781,9 +852,14 @@ class _Simulation:
         self._release(job, len(chosen))
         lost = restart = 0
         if job.active == 0:
-            saved = job.progress_at(job.checkpoint_at(now))  # the run's start without one
-            lost = job.done - saved
-            if unsaved is not None and len(job.segments) == 1 and unsaved != lost:
+            save = self.settings.save_on_preempt
+            if save is None:
+                saved = job.progress_at(job.checkpoint_at(now))  # the run's start without one
+                lost = job.done - saved
+            else:  # it saves everything, which takes ``save`` on each of its GPUs
+                saved, lost = job.done, save * before
+                job.required += lost  # busy GPU time that is not progress, as a restart
+            if save is None and unsaved is not None and len(job.segments) == 1 and unsaved != lost:
                 raise SimulationError(
                     f"at {now}: {job.id!r} loses {lost} GPU-seconds since its checkpoint at "
                     f"{job.checkpoint_at(now)}, but the Session counts {unsaved} unsaved"
@@ -864,6 +940,7 @@ class _Simulation:
             metrics=metrics,
             evictions=tuple(self.records),
             jobs=outcomes,
+            usage=tuple(self.usage),
         )
 
 
@@ -889,6 +966,12 @@ def simulate(
     Raises:
         SimulationError: if an invariant breaks (capacity, eviction outside the evictable
             tasks, an eviction plan the Session does not validate).
+
+    >>> from minruntime_sim import simulate
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> toy = toy_workload()
+    >>> [(job.id, job.finish) for job in simulate(toy, Settings(reclaim_min_runtime="1m")).jobs]
+    [('a1', 235), ('a2', 105), ('b1', 110)]
     """
     settings = settings if settings is not None else Settings()
     return _Simulation(workload, settings, tree if tree is not None else workload.tree).run()

@@ -1,0 +1,182 @@
+"""Uncertainty over trace slices, seeds and cluster sizes (``minruntime_sim.uncertainty``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minruntime import MinRuntime, Queue, QueueTree
+from minruntime_sim import InvalidSetting, JobSpec, Workload, simulate
+from minruntime_sim.cli import main
+from minruntime_sim.sweep import TraceSource, settings_grid
+from minruntime_sim.uncertainty import (
+    Comparison,
+    Interval,
+    Replicate,
+    compare,
+    replicates,
+    run_replicated,
+)
+
+
+def test_an_interval_is_the_mean_with_students_t() -> None:
+    """Mean 12, sample deviation 2, n = 3: half-width 4.303 x 2 / sqrt(3) = 4.969."""
+    assert Interval.of([10.0, 12.0, 14.0]) == Interval(mean=12.0, low=7.031, high=16.969, n=3)
+    assert Interval.of([5.0]) == Interval(mean=5.0, low=5.0, high=5.0, n=1)
+    # beyond 30 degrees of freedom, 1.96: 40 values 0/1 alternating, deviation 0.5064
+    wide = Interval.of([0.0, 1.0] * 20)
+    assert (wide.mean, wide.low, wide.high) == (0.5, 0.343, 0.657)
+
+
+def test_an_interval_of_nothing_is_refused() -> None:
+    with pytest.raises(InvalidSetting, match="an interval needs at least one value"):
+        Interval.of([])
+
+
+def test_replicates_are_sizes_then_seeds_then_slices() -> None:
+    assert replicates(slices=2, seeds=[7, 8], sizes=[16, None]) == [
+        Replicate(0, 2, 7, 16),
+        Replicate(1, 2, 7, 16),
+        Replicate(0, 2, 8, 16),
+        Replicate(1, 2, 8, 16),
+        Replicate(0, 2, 7, None),
+        Replicate(1, 2, 7, None),
+        Replicate(0, 2, 8, None),
+        Replicate(1, 2, 8, None),
+    ]
+    with pytest.raises(InvalidSetting, match="expected at least one slice, seed and size"):
+        replicates(slices=0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    submits=st.lists(st.integers(0, 10_000), min_size=1, max_size=30),
+    count=st.integers(1, 6),
+)
+def test_the_slices_of_a_trace_partition_its_jobs(submits: list[int], count: int) -> None:
+    """Law: every job is in exactly one slice, at the same offset from its slice's start."""
+    jobs = [
+        JobSpec(id=f"j{i}", queue="a", submit=t, run_time=1, gpus=1) for i, t in enumerate(submits)
+    ]
+    workload = Workload(
+        name="w", jobs=jobs, tree=QueueTree([Queue("a")]), deserved={"a": 1}, total_gpus=1
+    )
+    slices = [workload.window(i, count) for i in range(count)]
+    assert sorted(job.id for part in slices for job in part.jobs) == sorted(j.id for j in jobs)
+    for part in slices:
+        assert all(job.submit >= 0 for job in part.jobs)
+
+
+def test_a_window_out_of_range_is_refused() -> None:
+    workload = Workload(
+        name="w", jobs=[], tree=QueueTree([Queue("a")]), deserved={"a": 1}, total_gpus=1
+    )
+    with pytest.raises(InvalidSetting, match="window 2 of 2: expected 0 <= index < count"):
+        workload.window(2, 2)
+
+
+GRID = settings_grid(reclaim=[MinRuntime("0s"), MinRuntime("1h")])
+REPS = replicates(slices=2, seeds=[0, 1])
+
+
+def test_each_replicate_is_the_run_of_its_slice_and_seed() -> None:
+    """Cross-check: every (setting, replicate) metric equals a run made by hand."""
+    summaries = run_replicated("synthetic", GRID, REPS, limit=80)
+
+    for summary, base in zip(summaries, GRID, strict=True):
+        assert [rep for rep, _ in summary.runs] == REPS
+        for rep, metrics in summary.runs:
+            workload = TraceSource(
+                "synthetic", limit=80, seed=rep.seed, window=rep.window, windows=rep.windows
+            ).load()
+            assert metrics == simulate(workload, attrs.evolve(base, seed=rep.seed)).metrics
+
+
+def test_a_comparison_counts_the_replicates_each_way() -> None:
+    plain, protected = run_replicated("synthetic", GRID, REPS, limit=80)
+
+    assert plain.values("lost_gpu_seconds") == [11277.0, 4870.0, 8480.0, 19215.0]
+    assert protected.values("lost_gpu_seconds") == [9225.0, 3700.0, 13645.0, 20273.0]
+    assert compare(protected, plain, "lost_gpu_seconds") == Comparison(
+        metric="lost_gpu_seconds", lower=2, higher=2, equal=0
+    )
+    assert not compare(protected, plain, "lost_gpu_seconds").holds
+    assert compare(plain, plain, "evictions").holds is False  # equal everywhere: no direction
+
+
+def test_summaries_of_different_replicates_are_not_compared() -> None:
+    one = run_replicated("synthetic", GRID[:1], REPS[:1], limit=20)[0]
+    other = run_replicated("synthetic", GRID[:1], REPS[1:2], limit=20)[0]
+    with pytest.raises(InvalidSetting, match="run on different replicates"):
+        compare(one, other, "evictions")
+
+
+def test_the_command_reports_intervals_and_writes_every_replicate(tmp_path: Path) -> None:
+    path = tmp_path / "u.json"
+    out, err = io.StringIO(), io.StringIO()
+
+    status = main(
+        ["synthetic", "--limit", "80", "--slices", "2", "--seed", "0", "1",
+         "--reclaim-min-runtime", "0", "1h", "--json", str(path)],
+        stdout=out,
+        stderr=err,
+    )  # fmt: skip
+
+    assert (status, err.getvalue()) == (0, "")
+    lines = out.getvalue().splitlines()
+    assert lines[0] == (
+        "synthetic(seed=0, jobs=80): 80 jobs, 4 replicates (slices 2, seeds 0 1, sizes full)"
+    )
+    assert lines[2].split()[:4] == ["setting", "lost", "GPU-h", "evictions"]
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["replicates"] == [
+        "slice 1/2 seed 0 full size",
+        "slice 2/2 seed 0 full size",
+        "slice 1/2 seed 1 full size",
+        "slice 2/2 seed 1 full size",
+    ]
+    first = document["settings"][0]
+    assert [r["metrics"]["lost_gpu_seconds"] for r in first["replicates"]] == [
+        11277,
+        4870,
+        8480,
+        19215,
+    ]
+    assert first["intervals"]["lost_gpu_hours"]["n"] == 4
+
+
+def test_per_run_files_need_a_single_replicate(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(
+        ["synthetic", "--limit", "20", "--seed", "0", "1", "--csv", str(tmp_path / "x.csv")],
+        stdout=out,
+        stderr=err,
+    )
+    assert (status, out.getvalue()) == (2, "")
+    assert err.getvalue() == (
+        "minruntime-sim: error: --csv apply to a single replicate (give one --gpus, one --seed "
+        "and no --slices), or use --json\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lower", "higher", "equal", "holds", "one_way", "text"),
+    [
+        (3, 0, 0, True, True, "lower in 3 of 3: holds"),
+        (0, 2, 1, False, True, "higher in 2, equal in 1 of 3: never lower"),
+        (2, 0, 1, False, True, "lower in 2, equal in 1 of 3: never higher"),
+        (1, 1, 1, False, False, "lower in 1, higher in 1, equal in 1 of 3: mixed"),
+        (0, 0, 3, False, False, "equal in 3 of 3: no difference"),
+    ],
+)
+def test_a_verdict_says_whether_a_conclusion_held_in_every_replicate(
+    lower: int, higher: int, equal: int, holds: bool, one_way: bool, text: str
+) -> None:
+    comparison = Comparison(metric="evictions", lower=lower, higher=higher, equal=equal)
+    assert (comparison.holds, comparison.one_way, str(comparison)) == (holds, one_way, text)
