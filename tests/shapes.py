@@ -1,4 +1,5 @@
-"""Test setup shared by several test modules: build values from flat keyword arguments.
+"""Test setup shared by several test modules: build values from flat keyword arguments, and
+the list of public modules.
 
 The section 16 settings are one value on a queue (``protections``) and on a configuration,
 and a job's section 16 inputs one value (``inputs``); many tests state them as flat keyword
@@ -58,3 +59,21 @@ def evolve(value: T, **changes: Any) -> T:
         if protections:
             changes["protections"] = attrs.evolve(value.protections, **protections)
     return attrs.evolve(value, **changes)  # type: ignore[misc]
+
+
+PUBLIC_MODULES = (
+    "minruntime.config",
+    "minruntime.decisions",
+    "minruntime.durations",
+    "minruntime.errors",
+    "minruntime.jobs",
+    "minruntime.preemptibility",
+    "minruntime.queues",
+    "minruntime.session",
+    "minruntime.starttime",
+    "minruntime.kube",
+    "minruntime.testing",
+    "minruntime.cli",
+)
+"""The library's public modules: each has ``__all__`` and ``__dir__``, and the API reference
+documents every name of each (the others start with ``_``)."""

@@ -10,6 +10,7 @@ import sys
 from types import ModuleType
 
 import pytest
+from tests.shapes import PUBLIC_MODULES
 
 import minruntime
 
@@ -60,21 +61,6 @@ PUBLIC = {
     "stamp_start_time": "minruntime.starttime",
 }
 """Every name of the facade and the public module that defines it (``None``: a constant)."""
-
-PUBLIC_MODULES = (
-    "minruntime.config",
-    "minruntime.decisions",
-    "minruntime.durations",
-    "minruntime.errors",
-    "minruntime.jobs",
-    "minruntime.preemptibility",
-    "minruntime.queues",
-    "minruntime.session",
-    "minruntime.starttime",
-    "minruntime.kube",
-    "minruntime.testing",
-    "minruntime.cli",
-)
 
 
 def test_the_facade_is_exactly_the_pinned_names() -> None:

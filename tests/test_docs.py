@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from tests.shapes import PUBLIC_MODULES
 
 import minruntime
 
@@ -309,20 +310,7 @@ def test_every_public_name_appears_in_the_docs() -> None:
 
 # -- the API reference is generated from every public name's docstring -------------------------
 
-REFERENCE_MODULES = (
-    "minruntime.config",
-    "minruntime.decisions",
-    "minruntime.durations",
-    "minruntime.errors",
-    "minruntime.jobs",
-    "minruntime.preemptibility",
-    "minruntime.queues",
-    "minruntime.session",
-    "minruntime.starttime",
-    "minruntime.kube",
-    "minruntime.testing",
-    "minruntime.cli",
-)
+REFERENCE_MODULES = PUBLIC_MODULES
 AUTODOC = re.compile(
     r"^\.\. auto(?:class|function|data|exception)::\s+(?P<name>[\w.]+)\s*$", re.MULTILINE
 )
