@@ -7,6 +7,7 @@ import importlib
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -120,3 +121,9 @@ def test_import_minruntime_does_not_import_hypothesis_the_simulator_or_the_reade
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_version_is_the_distributions() -> None:
+    """``minruntime.__version__`` is the version the distribution is built with."""
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'version = "{minruntime.__version__}"' in text
