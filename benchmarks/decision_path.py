@@ -367,6 +367,13 @@ def run(scale: int, profile: bool) -> None:
         fresh["answer"] = session.eligible_victims(first_action, first, fresh["jobs"])
 
     first_time = best(first_call, setup=fresh_jobs)
+    previous = Session(tree, config, NOW)
+    previous.eligible_victims(first_action, first, build_jobs(records))
+
+    def next_cycle() -> None:  # the tree and the config did not change: session.at(now)
+        fresh["answer"] = previous.at(NOW).eligible_victims(first_action, first, fresh["jobs"])
+
+    next_time = best(next_cycle, setup=fresh_jobs)
     floor_jobs = build_jobs(records)
     cold = best(lambda: cold_floor(floor_jobs, first_action, first.queue, 100, tree, resolved))
     same(
@@ -374,6 +381,12 @@ def run(scale: int, profile: bool) -> None:
         cold_floor(fresh["jobs"], first_action, first.queue, 100, tree, resolved),
         "first call",
     )
+    RESULTS["next_cycle_first_call"] = {
+        "library_s": next_time,
+        "cold_floor_s": cold,
+        "ratio": next_time / cold,
+        "target": 2.0,
+    }
     RESULTS["first_call"] = {
         "library_s": first_time,
         "cold_floor_s": cold,
@@ -491,7 +504,14 @@ def run(scale: int, profile: bool) -> None:
 def report() -> str:
     rows = [
         ("building Job/PodSet/Task values", "build", "object_floor_s", "ratio", "<= 2.0x"),
-        ("new session, first eligible_victims", "first_call", "cold_floor_s", "ratio", "<= 2.0x"),
+        ("new Session, first eligible_victims", "first_call", "cold_floor_s", "ratio", "<= 2.0x"),
+        (
+            "next cycle's session (at), first call",
+            "next_cycle_first_call",
+            "cold_floor_s",
+            "ratio",
+            "<= 2.0x",
+        ),
         (
             "another preemptor, same session",
             "another_preemptor",

@@ -161,7 +161,8 @@ class JobFacts:
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
         new, utc = _new, UTC
         for job in jobs:
-            facts = get(id(job))
+            key = id(job)
+            facts = get(key)
             if facts is not None:
                 append(facts)
                 continue
@@ -217,7 +218,7 @@ class JobFacts:
             facts.active_count = active_count
             facts.has_surplus = surplus
             facts._pod_sets = facts._inputs = facts._start_ns = None
-            known[id(job)] = facts
+            known[key] = facts
             append(facts)
         return result
 
