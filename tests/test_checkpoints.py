@@ -485,6 +485,7 @@ def test_job_inputs_read_from_a_job() -> None:
         eviction_ns=(start - 3 * HOUR, start - HOUR),
         eviction_count=2,
         requested_ns=2 * HOUR,
+        last_eviction_ns=start - HOUR,  # the latest eviction: the preemption delay's anchor
     )
 
 
@@ -647,7 +648,8 @@ def test_job_repr_shows_the_inputs_as_one_value() -> None:
     assert repr(make_job("j", "q")).endswith("inputs=None)")
     assert repr(make_job("j", "q", evictions=2, requested_min_runtime="1h")).endswith(
         "inputs=JobInputs(checkpoint_interval=None, last_checkpoint=None, "
-        "checkpoint_restore=None, evictions=2, requested_min_runtime=MinRuntime('1h')))"
+        "checkpoint_restore=None, evictions=2, requested_min_runtime=MinRuntime('1h'), "
+        "preemption_delay=None, created=None, last_eviction=None))"
     )
 
 

@@ -78,6 +78,7 @@ def test_only_eligible_and_deferred_allow_an_eviction() -> None:
 
 def test_a_reason_prints_as_its_value() -> None:
     assert [str(reason) for reason in Reason] == [
+        "preemptor-delayed",
         "same-job",
         "unknown-victim-queue",
         "different-queue",

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
+from minruntime._delay import is_held
 from minruntime._facts import JobFacts
 from minruntime._protection import free_before_time
 from minruntime._resolution import Setting
@@ -110,6 +111,8 @@ class VictimIndex(Generic[J]):
         session = self._session
         pre = session._fact(preemptor)
         tree = session.tree
+        if is_held(pre.held_until_ns(), session._now_ns):
+            return []  # a preemptor within its preemption delay takes no victim
         if act is Action.PREEMPT:
             index = self._order.get(pre.queue)
             if index is None:

@@ -1,6 +1,8 @@
 """Eligibility (BEHAVIOR.md section 8): may this victim, or part of it, be evicted at all.
 
-The fundamentals, in order, the first that fails names the reason: not the preemptor itself
+First the preemptor: one within its preemption delay (section 17, :mod:`minruntime._delay`)
+takes no victim (``PREEMPTOR_DELAYED``). Then the fundamentals, in order, the first that fails
+names the reason: not the preemptor itself
 (``SAME_JOB``); a queue in the tree (``UNKNOWN_VICTIM_QUEUE``); for preempt the preemptor's queue
 (``DIFFERENT_QUEUE``) and strictly lower priority (``NOT_LOWER_PRIORITY``), for reclaim another
 queue (``SAME_QUEUE``); then what depends on the victim alone (its ``barrier``: non-preemptible,
@@ -22,6 +24,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Final
 
+from minruntime._delay import is_held
 from minruntime._facts import JobFacts
 from minruntime._protection import Settings, free_before_time, is_protected_ns, protection
 from minruntime._time import EARLIEST
@@ -109,6 +112,8 @@ def judge(
     known_queues: object,
     now_ns: int,
     influence: Counter[ProtectionKind] | None = None,
+    *,
+    ignore_delay: bool = False,
 ) -> list[Reason]:
     """The reason of each victim's decision, in input order: the one rule of eligibility.
 
@@ -121,7 +126,11 @@ def judge(
         now_ns: the instant, in nanoseconds.
         influence: counts the decisions a section 16 protection made, by kind (a job's own
             request, a budget, a grace), elastic victims they held to their minimum included.
+        ignore_delay: judge as if the preemptor were not within its preemption delay (for the
+            retry timer, which needs both).
     """
+    if is_held(preemptor.held_until_ns(), now_ns) and not ignore_delay:
+        return [Reason.PREEMPTOR_DELAYED for _ in victims]
     reasons: list[Reason] = []
     append = reasons.append
     made = groups.known.get

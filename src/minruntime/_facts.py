@@ -13,6 +13,7 @@ from collections.abc import Hashable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from minruntime._delay import held_until_ns
 from minruntime._protection import NO_INPUTS, Inputs
 from minruntime._time import from_ns, instant_ns, to_ns
 from minruntime.decisions import Reason
@@ -276,6 +277,12 @@ class JobFacts:
         """Every task id of the job (any status) mapped to the name of its pod set."""
         return {task.id: pod_set.name for pod_set in self.pod_sets for task in pod_set.tasks}
 
+    def held_until_ns(self) -> int | None:
+        """As a preemptor: the first instant at which it may trigger evictions (its preemption
+        delay, section 17), or ``None`` when nothing holds it back."""
+        inputs = self.inputs()
+        return held_until_ns(inputs.delay, (inputs.created_ns, inputs.last_eviction_ns))
+
     def inputs(self) -> Inputs:
         """The job's section 16 inputs in nanoseconds, read on first use (``inputs`` attribute,
         read with ``getattr`` so that a scheduler's own objects need not have one)."""
@@ -312,6 +319,12 @@ def _read_inputs(facts: JobFacts, given: object) -> Inputs:
     else:
         stamps = [to_ns(moment, f"{where} evictions") for moment in history]
         times, count = tuple(sorted(stamps)), len(stamps)
+    lone = (
+        None
+        if given.last_eviction is None
+        else to_ns(given.last_eviction, f"{where} last_eviction")
+    )
+    latest = [moment for moment in (lone, times[-1] if times else None) if moment is not None]
     return Inputs(
         checkpoint_ns=checkpoint,
         interval_ns=_ns(given.checkpoint_interval),
@@ -319,6 +332,9 @@ def _read_inputs(facts: JobFacts, given: object) -> Inputs:
         eviction_ns=times,
         eviction_count=count,
         requested_ns=_ns(given.requested_min_runtime),
+        delay=given.preemption_delay,
+        created_ns=None if given.created is None else to_ns(given.created, f"{where} created"),
+        last_eviction_ns=max(latest) if latest else None,
     )
 
 

@@ -117,6 +117,10 @@ class Inputs(NamedTuple):
         eviction_ns: its past evictions, sorted; ``None`` where only a count is known.
         eviction_count: how many evictions (the length of ``eviction_ns`` when times are known).
         requested_ns: its own min-runtime request, or ``None``.
+        delay: its preemption delay (section 17), or ``None``.
+        created_ns: when it was created, or ``None``.
+        last_eviction_ns: its latest eviction (of its eviction times and a lone last
+            eviction), or ``None``.
     """
 
     checkpoint_ns: int | None = None
@@ -125,6 +129,9 @@ class Inputs(NamedTuple):
     eviction_ns: tuple[int, ...] | None = ()
     eviction_count: int = 0
     requested_ns: int | None = None
+    delay: MinRuntime | None = None
+    created_ns: int | None = None
+    last_eviction_ns: int | None = None
 
 
 NO_INPUTS: Final = Inputs()

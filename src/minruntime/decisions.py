@@ -145,6 +145,9 @@ class Reason(enum.Enum):
 
     __hash__ = object.__hash__  # identity: Enum's own __hash__ is slow Python code
 
+    PREEMPTOR_DELAYED = "preemptor-delayed"
+    """The preemptor is within its preemption delay: it may not trigger evictions yet
+    (BEHAVIOR.md section 17)."""
     SAME_JOB = "same-job"
     """The victim is the preemptor itself."""
     UNKNOWN_VICTIM_QUEUE = "unknown-victim-queue"
@@ -215,6 +218,9 @@ class Decision:
             the session uses the checkpoint-aware settings.
         elastic: the victim has a pod set with ``min_available`` below its number of tasks (it
             can run with fewer pods, so part of it may go).
+        preemption_delay: the preemptor's preemption delay, when it has one.
+        delayed_until: while the preemptor is within its delay, when it may trigger evictions
+            (``FOREVER`` for a delay of never); else ``None``.
     """
 
     action: Action
@@ -232,6 +238,8 @@ class Decision:
     protected_by: ProtectionKind | None = None
     unsaved_work: float | None = None
     elastic: bool = False
+    preemption_delay: MinRuntime | None = None
+    delayed_until: datetime | None = None
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -242,7 +250,14 @@ class Decision:
         where = f"queue {self.source!r}" if self.source is not None else "the node-pool default"
         mr = f"min-runtime {self.min_runtime} from {where}"
         reason = self.reason
-        if reason is Reason.SAME_JOB:
+        if reason is Reason.PREEMPTOR_DELAYED:
+            # the reference scheduler's condition: PreemptionDelayNotElapsed
+            why = (
+                f"{self.preemptor!r} is within its preemption delay window "
+                f"({self.preemption_delay}) and may not trigger evictions before "
+                f"{_when(self.delayed_until)}"
+            )
+        elif reason is Reason.SAME_JOB:
             why = "a job cannot evict itself"
         elif reason is Reason.UNKNOWN_VICTIM_QUEUE:
             why = "the victim's queue is not in the queue tree"

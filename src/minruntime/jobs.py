@@ -26,6 +26,7 @@ from minruntime._fields import (
     non_negative_int,
     read_optional_duration,
     read_optional_instant,
+    read_optional_min_runtime,
     read_optional_positive_duration,
     reported,
 )
@@ -340,7 +341,8 @@ def _to_evictions(value: object) -> tuple[datetime, ...] | int:
 
 @attrs.frozen(kw_only=True)
 class JobInputs:
-    """What a job says about itself beyond the basics: the inputs of BEHAVIOR.md section 16.
+    """What a job says about itself beyond the basics: the inputs of BEHAVIOR.md sections 16
+    and 17.
 
     All optional; a job without them (``Job.inputs`` is ``None``) is judged by min-runtime alone.
 
@@ -354,6 +356,11 @@ class JobInputs:
             of the restore. Default zero.
         evictions: the times at which it was evicted before, or just a count.
         requested_min_runtime: its own min-runtime request (a duration; never is not a request).
+        preemption_delay: how long the job, pending, may not trigger evictions (BEHAVIOR.md
+            section 17): a duration (zero: no delay) or never (it never triggers evictions).
+        created: when the job was created: the delay's anchor, with its last eviction.
+        last_eviction: when it was last evicted, where only that is known (the latest of
+            ``evictions`` counts too).
 
     Raises:
         InvalidDuration: for a bad duration, naming the field.
@@ -377,6 +384,15 @@ class JobInputs:
     evictions: tuple[datetime, ...] | int = attrs.field(default=(), converter=_to_evictions)
     requested_min_runtime: MinRuntime | None = attrs.field(
         default=None, converter=read_optional_duration, validator=reported
+    )
+    preemption_delay: MinRuntime | None = attrs.field(
+        default=None, converter=read_optional_min_runtime, validator=reported
+    )
+    created: datetime | None = attrs.field(
+        default=None, converter=read_optional_instant, validator=reported
+    )
+    last_eviction: datetime | None = attrs.field(
+        default=None, converter=read_optional_instant, validator=reported
     )
 
 

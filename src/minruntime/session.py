@@ -30,6 +30,7 @@ from typing import Final, Generic, TypeVar
 import attrs
 
 from minruntime._cycle import VictimIndex
+from minruntime._delay import is_held
 from minruntime._eligibility import ALLOWED, Group, Groups, judge, min_runtime_filter
 from minruntime._evictable import TaskOrder, evictable_tasks
 from minruntime._facts import JobFacts
@@ -328,7 +329,14 @@ class Session:
             return NO_SETTINGS
         return resolver.settings(action, preemptor_queue, victim_queue)
 
-    def _judge(self, action: Action, preemptor: JobFacts, victims: list[JobFacts]) -> list[Reason]:
+    def _judge(
+        self,
+        action: Action,
+        preemptor: JobFacts,
+        victims: list[JobFacts],
+        *,
+        ignore_delay: bool = False,
+    ) -> list[Reason]:
         reasons = judge(
             action,
             preemptor,
@@ -337,6 +345,7 @@ class Session:
             self._known,
             self._now_ns,
             self._influence,
+            ignore_delay=ignore_delay,
         )
         self._counts.update(reasons)
         return reasons
@@ -492,16 +501,26 @@ class Session:
         act = _action(action)
         pre = self._fact(preemptor)
         facts = self._facts_of(victims)
+        held = pre.held_until_ns()
+        delayed = is_held(held, self._now_ns)
         earliest: int | None = None
-        for victim, reason in zip(facts, self._judge(act, pre, facts), strict=True):
+        for victim, reason in zip(
+            facts, self._judge(act, pre, facts, ignore_delay=delayed), strict=True
+        ):
             if reason in _PROTECTED_REASONS or (reason is Reason.DEFERRED and not victim.semi):
                 until = self._protection(act, pre, victim)[0].until_ns
-                if (
-                    until is not None
-                    and until < FOREVER_NS
-                    and (earliest is None or until < earliest)
-                ):
-                    earliest = until
+            elif delayed and reason in ALLOWED:
+                until = self._now_ns  # free already: only the delay holds the preemptor back
+            else:
+                continue
+            if until is not None and until < FOREVER_NS and (earliest is None or until < earliest):
+                earliest = until
+        if delayed:
+            # the end of the delay, or the earliest moment a victim is free after it
+            assert held is not None
+            earliest = held if earliest is None else max(held, earliest)
+            if earliest >= FOREVER_NS:
+                return None
         return None if earliest is None else from_ns(earliest)
 
     # -- validation -----------------------------------------------------------------------------
@@ -567,6 +586,8 @@ class Session:
         pre = self._fact(preemptor)
         facts = self._fact(victim)
         reason = self._reason(act, pre, facts)
+        held = pre.held_until_ns()
+        delayed = reason is Reason.PREEMPTOR_DELAYED
         found, resolution, settings = self._protection(act, pre, facts)
         notes = [
             f"queue {name!r} is not in the tree: the node-pool default applies"
@@ -603,6 +624,8 @@ class Session:
             protected_by=found.kind,
             unsaved_work=unsaved,
             elastic=facts.elastic,
+            preemption_delay=pre.inputs().delay if delayed else None,
+            delayed_until=from_ns(held) if delayed and held is not None else None,
         )
 
     def _protection_notes(

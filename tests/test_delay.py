@@ -1,0 +1,201 @@
+"""Preemption delay (BEHAVIOR.md section 17): the preemptor's side of the rule."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from minruntime import (
+    FOREVER,
+    Action,
+    Config,
+    InvalidDuration,
+    InvalidTimestamp,
+    Job,
+    JobInputs,
+    MinRuntime,
+    PodSet,
+    Queue,
+    QueueTree,
+    Reason,
+    Session,
+    Task,
+)
+from minruntime._delay import held_until_ns, is_held
+
+T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+S = 10**9
+TREE = QueueTree([Queue("a", reclaim_min_runtime="30m"), Queue("b")])
+
+
+def at(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def pending(**inputs: object) -> Job:
+    return Job("p", "b", priority=100, inputs=JobInputs(**inputs) if inputs else None)  # type: ignore[arg-type]
+
+
+def running(name: str, started: float | None, *, tasks: int = 1, minimum: int | None = None) -> Job:
+    return Job(
+        name,
+        "a",
+        preemptibility="preemptible",
+        start_time=None if started is None else at(started),
+        pod_sets=[
+            PodSet(
+                min_available=tasks if minimum is None else minimum,
+                tasks=[Task(f"{name}-{i}") for i in range(tasks)],
+            )
+        ],
+    )
+
+
+OLD = running("old", -120)  # free
+YOUNG = running("young", -10)  # protected until +20 m
+
+
+# -- the rule ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("delay", "anchors", "expected"),
+    [
+        (None, (0,), None),
+        (MinRuntime(0), (0,), None),
+        (MinRuntime("5m"), (None, None), None),  # no anchor: no delay
+        (MinRuntime("5m"), (0, None), 300 * S),
+        (MinRuntime("5m"), (None, 60 * S), 360 * S),
+        (MinRuntime("5m"), (60 * S, 30 * S), 360 * S),  # the latest anchor counts
+        (MinRuntime.NEVER, (None,), 1 << 80),
+    ],
+)
+def test_the_end_of_a_delay(
+    delay: MinRuntime | None, anchors: tuple[int | None, ...], expected: int | None
+) -> None:
+    assert held_until_ns(delay, anchors) == expected
+
+
+def test_at_exactly_the_end_of_the_delay_the_job_may_trigger_evictions() -> None:
+    assert is_held(300 * S, 300 * S - 1)
+    assert not is_held(300 * S, 300 * S)
+    assert not is_held(None, 0)
+
+
+# -- through the session ---------------------------------------------------------------------------
+
+
+def test_a_delayed_preemptor_takes_no_victim_with_its_own_reason() -> None:
+    session = Session(TREE, Config(), at(3))
+    delayed = pending(preemption_delay="5m", created=at(0))
+    assert session.eligible_victims(Action.RECLAIM, delayed, [OLD, YOUNG]) == []
+    decision = session.explain(Action.RECLAIM, delayed, OLD)
+    assert (decision.reason, decision.allowed) == (Reason.PREEMPTOR_DELAYED, False)
+    assert (decision.preemption_delay, decision.delayed_until) == (MinRuntime("5m"), at(5))
+    assert str(decision) == (
+        "reclaim of 'old' by 'p': refused: 'p' is within its preemption delay window (5m) and "
+        "may not trigger evictions before 2026-11-22T12:05:00Z"
+    )
+    assert session.evictable_tasks(Action.RECLAIM, delayed, OLD) == ()
+    assert session.stats().decisions == {"preemptor-delayed": 4}
+
+
+def test_at_the_end_of_the_delay_the_preemptor_takes_its_victims() -> None:
+    delayed = pending(preemption_delay="5m", created=at(0))
+    assert Session(TREE, Config(), at(5)).eligible_victims(
+        Action.RECLAIM, delayed, [OLD, YOUNG]
+    ) == [OLD]
+    decision = Session(TREE, Config(), at(5)).explain(Action.RECLAIM, delayed, OLD)
+    assert (decision.reason, decision.delayed_until) == (Reason.ELIGIBLE, None)
+
+
+def test_the_delay_changes_nothing_for_the_jobs_own_evictability() -> None:
+    session = Session(TREE, Config(), at(3))
+    delayed_victim = Job(
+        "dv",
+        "a",
+        preemptibility="preemptible",
+        start_time=at(-120),
+        inputs=JobInputs(preemption_delay="1h", created=at(0)),
+        pod_sets=[PodSet(tasks=[Task("dv-0")])],
+    )
+    assert session.is_eligible(Action.RECLAIM, pending(), delayed_victim)
+
+
+def test_an_eviction_restarts_the_window() -> None:
+    job = pending(preemption_delay="5m", created=at(-60), last_eviction=at(-2))
+    assert Session(TREE, Config(), at(2)).eligible_victims(Action.RECLAIM, job, [OLD]) == []
+    assert Session(TREE, Config(), at(3)).eligible_victims(Action.RECLAIM, job, [OLD]) == [OLD]
+    by_times = pending(preemption_delay="5m", created=at(-60), evictions=[at(-30), at(-1)])
+    assert Session(TREE, Config(), at(3.99)).eligible_victims(Action.RECLAIM, by_times, [OLD]) == []
+    assert Session(TREE, Config(), at(4)).eligible_victims(Action.RECLAIM, by_times, [OLD]) == [OLD]
+
+
+def test_without_a_creation_time_or_an_eviction_there_is_no_delay() -> None:
+    job = pending(preemption_delay="1h")
+    assert Session(TREE, Config(), at(0)).eligible_victims(Action.RECLAIM, job, [OLD]) == [OLD]
+
+
+def test_a_delay_of_never_never_triggers_evictions() -> None:
+    job = pending(preemption_delay="never")
+    session = Session(TREE, Config(), at(10_000))
+    assert session.eligible_victims(Action.RECLAIM, job, [OLD]) == []
+    assert session.explain(Action.RECLAIM, job, OLD).delayed_until == FOREVER
+    assert session.next_expiry(Action.RECLAIM, job, [OLD, YOUNG]) is None
+
+
+def test_next_expiry_of_a_delayed_preemptor() -> None:
+    delayed = pending(preemption_delay="5m", created=at(0))
+    session = Session(TREE, Config(), at(3))
+    # a victim is free already: retry when the delay ends
+    assert session.next_expiry(Action.RECLAIM, delayed, [OLD, YOUNG]) == at(5)
+    # every victim still protected then: the earliest time both have passed
+    assert session.next_expiry(Action.RECLAIM, delayed, [YOUNG]) == at(20)
+    # no victim at all: the end of the delay
+    assert session.next_expiry(Action.RECLAIM, delayed, []) == at(5)
+    # a long delay outlasts the protection
+    long = pending(preemption_delay="1h", created=at(0))
+    assert session.next_expiry(Action.RECLAIM, long, [YOUNG]) == at(60)
+
+
+def test_the_cycle_form_gives_a_delayed_preemptor_nothing() -> None:
+    session = Session(TREE, Config(), at(3))
+    cycle = session.cycle([OLD, YOUNG])
+    assert (
+        cycle.eligible_victims(Action.RECLAIM, pending(preemption_delay="5m", created=at(0))) == []
+    )
+    assert cycle.eligible_victims(Action.RECLAIM, pending()) == [OLD]
+    assert not cycle.select(Action.RECLAIM, pending(preemption_delay="5m", created=at(0)), 1)
+
+
+def test_a_schedulers_own_preemptor_with_inputs_is_delayed_too() -> None:
+    class Own:
+        id = "own"
+        queue = "b"
+        priority = 100
+        preemptibility = None
+        start_time = None
+        pod_sets = ()
+        inputs = JobInputs(preemption_delay="10m", created=at(0))
+
+    session = Session(TREE, Config(), at(9))
+    assert session.eligible_victims(Action.RECLAIM, Own(), [OLD]) == []
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+
+def test_a_bad_delay_names_the_field_and_value() -> None:
+    with pytest.raises(InvalidDuration) as caught:
+        JobInputs(preemption_delay="5 minutes")
+    assert str(caught.value).startswith(
+        "invalid duration '5 minutes' in JobInputs preemption_delay: whitespace is not allowed"
+    )
+
+
+def test_a_naive_creation_time_is_an_error() -> None:
+    with pytest.raises(InvalidTimestamp) as caught:
+        JobInputs(created=datetime(2026, 11, 22, 12, 0))
+    assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
+    assert caught.value.origin == "JobInputs created"
