@@ -357,43 +357,42 @@ def run(scale: int, profile: bool) -> None:
     }
 
     # 2. new session, first eligible_victims on fresh objects, vs the cold floor
-    fresh: dict[str, Any] = {}
+    def first_question(
+        build: Callable[[list[Record]], list[Any]], session: Callable[[], Session]
+    ) -> tuple[float, float]:
+        """(library, cold floor) for the first question on freshly built objects."""
+        fresh: dict[str, Any] = {}
 
-    def fresh_jobs() -> None:
-        fresh["jobs"] = build_jobs(records)
+        def fresh_jobs() -> None:
+            fresh["jobs"] = build(records)
 
-    def first_call() -> None:
-        session = Session(tree, config, NOW)
-        fresh["answer"] = session.eligible_victims(first_action, first, fresh["jobs"])
+        def ask() -> None:
+            fresh["answer"] = session().eligible_victims(first_action, first, fresh["jobs"])
 
-    first_time = best(first_call, setup=fresh_jobs)
+        ours = best(ask, setup=fresh_jobs)
+        objects = build(records)
+        floor = best(lambda: cold_floor(objects, first_action, first.queue, 100, tree, resolved))
+        expected = cold_floor(fresh["jobs"], first_action, first.queue, 100, tree, resolved)
+        same(fresh["answer"], expected, "first call")
+        return ours, floor
+
     previous = Session(tree, config, NOW)
     previous.eligible_victims(first_action, first, build_jobs(records))
-
-    def next_cycle() -> None:  # the tree and the config did not change: session.at(now)
-        fresh["answer"] = previous.at(NOW).eligible_victims(first_action, first, fresh["jobs"])
-
-    next_time = best(next_cycle, setup=fresh_jobs)
-    floor_jobs = build_jobs(records)
-    cold = best(lambda: cold_floor(floor_jobs, first_action, first.queue, 100, tree, resolved))
-    same(
-        fresh["answer"],
-        cold_floor(fresh["jobs"], first_action, first.queue, 100, tree, resolved),
-        "first call",
-    )
-    RESULTS["next_cycle_first_call"] = {
-        "library_s": next_time,
-        "cold_floor_s": cold,
-        "ratio": next_time / cold,
-        "target": 2.0,
-    }
-    RESULTS["first_call"] = {
-        "library_s": first_time,
-        "cold_floor_s": cold,
-        "ratio": first_time / cold,
-        "target": 2.0,
-        "eligible": len(fresh["answer"]),
-    }
+    cases = [
+        ("first_call", build_jobs, lambda: Session(tree, config, NOW)),
+        # the tree and the config did not change: the next cycle's session is session.at(now)
+        ("next_cycle_first_call", build_jobs, lambda: previous.at(NOW)),
+        # a scheduler's own objects, read through the protocol
+        ("protocol_first_call", build_plain, lambda: Session(tree, config, NOW)),
+    ]
+    for key, build, session_of in cases:
+        ours, floor = first_question(build, session_of)
+        RESULTS[key] = {
+            "library_s": ours,
+            "cold_floor_s": floor,
+            "ratio": ours / floor,
+            "target": 2.0,
+        }
 
     # 3. another preemptor in the same session, vs the warm floor
     jobs = build_jobs(records)
@@ -438,31 +437,6 @@ def run(scale: int, profile: bool) -> None:
         "speedup": floor_time / cycle_time,
         "target_speedup": 4.0,
         "answers": sum(len(a) for a in cycle_run()),
-    }
-
-    # 5. the scheduler's own objects through the protocol, first call, vs the cold floor
-    own_fresh: dict[str, Any] = {}
-
-    def own_jobs() -> None:
-        own_fresh["jobs"] = build_plain(records)
-
-    def own_first() -> None:
-        own_session = Session(tree, config, NOW)
-        own_fresh["answer"] = own_session.eligible_victims(first_action, first, own_fresh["jobs"])
-
-    own_time = best(own_first, setup=own_jobs)
-    own_objects = build_plain(records)
-    own_cold = best(lambda: cold_floor(own_objects, first_action, first.queue, 100, tree, resolved))
-    same(
-        own_fresh["answer"],
-        cold_floor(own_fresh["jobs"], first_action, first.queue, 100, tree, resolved),
-        "protocol",
-    )
-    RESULTS["protocol_first_call"] = {
-        "library_s": own_time,
-        "cold_floor_s": own_cold,
-        "ratio": own_time / own_cold,
-        "target": 2.0,
     }
 
     # 6. memory: bytes per victim, with 1 and with 20 preemptors, batch and cycle
