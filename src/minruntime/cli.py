@@ -854,8 +854,9 @@ def _example_jobs(now: datetime) -> tuple[Job, list[Job]]:
 
 
 def _tree_drawing(tree: QueueTree) -> list[tuple[str, str]]:
-    """Each queue of the tree, depth first and by name, as ``(branch, name)``: the branch draws the queue
-    under its own parent (``|--`` and ``` `-- ```), in ASCII so that every terminal shows it.
+    """Each queue of the tree, depth first and by name, as ``(branch, name)``: the branch draws
+    the queue under its own parent (``|--`` and ``` `-- ```), in ASCII so that every terminal
+    shows it. Below depth 10 the branch stops growing and gives the depth instead (``[12]``).
 
     >>> tree = QueueTree([Queue("a"), Queue("b", "a"), Queue("c"), Queue("d", "a")])
     >>> for branch, _ in _tree_drawing(tree):
@@ -866,19 +867,23 @@ def _tree_drawing(tree: QueueTree) -> list[tuple[str, str]]:
     c
     """
     drawn: list[tuple[str, str]] = []
-    stack: list[tuple[str, str, bool, bool]] = [
-        (name, "", True, True) for name in sorted(tree.children(None), reverse=True)
+    stack: list[tuple[str, str, bool, int]] = [
+        (name, "", True, 0) for name in sorted(tree.children(None), reverse=True)
     ]
     while stack:  # iterative: a deep tree must not reach the recursion limit
-        name, prefix, last, top = stack.pop()
-        shown_name = _cell(name)
-        drawn.append(
-            (shown_name if top else f"{prefix}{'`-- ' if last else '|-- '}{shown_name}", name)
-        )
-        below = prefix if top else prefix + ("    " if last else "|   ")
+        name, prefix, last, depth = stack.pop()
+        connector = "`-- " if last else "|-- "
+        if depth == 0:
+            branch = _cell(name)
+        elif depth <= 10:
+            branch = f"{prefix}{connector}{_cell(name)}"
+        else:  # a chain of thousands of queues must not draw thousands of columns
+            branch = f"[{depth}] {connector}{_cell(name)}"
+        drawn.append((branch, name))
+        below = prefix if depth == 0 else prefix + ("    " if last else "|   ")
         children = sorted(tree.children(name))  # by name: the input's order must not matter
         for i, child in reversed(list(enumerate(children))):
-            stack.append((child, below, i == len(children) - 1, False))
+            stack.append((child, below if depth < 10 else "", i == len(children) - 1, depth + 1))
     return drawn
 
 
