@@ -38,7 +38,13 @@ from minruntime.decisions import Decision
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
-from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
+from minruntime.kube import (
+    Snapshot,
+    SnapshotJob,
+    load_objects,
+    load_snapshot_archive,
+    read_snapshot,
+)
 from minruntime.kube import _name as object_name
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
@@ -531,8 +537,20 @@ def _read_sources(
             if path == "-":
                 text = stdin.read(_MAX_INPUT_CHARACTERS + 1)
             else:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read(_MAX_INPUT_CHARACTERS + 1)
+                with open(path, "rb") as handle:
+                    data = handle.read(_MAX_INPUT_CHARACTERS + 1)
+                if len(data) > _MAX_INPUT_CHARACTERS:
+                    raise InvalidObject(
+                        f"{origin}: larger than {_MAX_INPUT_CHARACTERS} bytes (a snapshot of a "
+                        "large cluster is a few hundred megabytes at most; is it the right file?)",
+                        object=origin,
+                    )
+                if data.startswith(b"PK\x03\x04"):  # the reference scheduler's snapshot (a ZIP)
+                    loaded = load_snapshot_archive(data, origin=origin)
+                    origins.update((id(obj), origin) for obj in loaded)
+                    objects.extend(loaded)
+                    continue
+                text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InvalidObject(
                 f"{origin}: not UTF-8 text ({error.reason} at byte {error.start})", object=origin
@@ -638,7 +656,10 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
     )
     explain.add_argument(
-        "snapshots", nargs="*", metavar="SNAPSHOT", help="JSON or YAML files; - for stdin"
+        "snapshots",
+        nargs="*",
+        metavar="SNAPSHOT",
+        help="JSON or YAML files, or the scheduler's own snapshot (a ZIP); - for stdin",
     )
     who = explain.add_mutually_exclusive_group()
     who.add_argument(
