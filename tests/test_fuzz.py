@@ -33,6 +33,7 @@ import copy
 import io
 import json
 import os
+import zipfile
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -46,7 +47,7 @@ from hypothesis import strategies as st
 from minruntime import Config, MinRuntime, MinRuntimeError
 from minruntime.cli import main
 from minruntime.errors import InvalidConfiguration, InvalidDuration, InvalidObject, InvalidTimestamp
-from minruntime.kube import load_objects, read_snapshot
+from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
 from minruntime.starttime import parse_rfc3339, parse_start_time
 
 EXAMPLES = int(os.environ.get("MINRUNTIME_FUZZ_EXAMPLES", "150"))
@@ -499,3 +500,31 @@ def test_the_answer_never_depends_on_the_order_of_the_objects(
     expected = json.loads(IN_EXAMPLE_ORDER[arguments])
     for key in expected:
         assert report[key] == expected[key], key
+
+
+def _archive(objects: list[Any]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("snapshot.json", json.dumps({"rawObjects": {"queues": objects}}))
+    return buffer.getvalue()
+
+
+ARCHIVE = _archive([obj for obj in EXAMPLE if obj["kind"] == "Queue"])
+
+
+@FUZZ
+@given(st.data())
+def test_snapshot_archives_raise_only_invalid_object(data: st.DataObject) -> None:
+    """A damaged ZIP (bytes flipped, cut short, or another member) is the reader's own error."""
+    progress("test_snapshot_archives_raise_only_invalid_object")
+    damaged = bytearray(ARCHIVE)
+    for _ in range(data.draw(st.integers(0, 4))):
+        damaged[data.draw(st.integers(0, len(damaged) - 1))] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(0, len(damaged)))
+    try:
+        objects = load_snapshot_archive(bytes(damaged[: max(cut, len(damaged) // 2)]))
+    except InvalidObject:
+        event("refused")
+    else:
+        event("read")
+        assert all(obj["kind"] == "Queue" for obj in objects)

@@ -22,7 +22,7 @@ from minruntime import MinRuntime
 from minruntime._load import MAX_NODES, OutOfBounds, load_json, load_yaml
 from minruntime.cli import main
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp
-from minruntime.kube import load_objects, read_snapshot
+from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
 from minruntime.starttime import parse_rfc3339
 
 JSON = dict[str, Any]
@@ -529,3 +529,22 @@ def test_a_zip_bomb_is_read_up_to_a_bound(monkeypatch: pytest.MonkeyPatch, tmp_p
     status, _, err = run([str(path)])
     assert status == 1
     assert err == [f"minruntime: error: {path}: snapshot.json is larger than 10000 bytes"]
+
+
+def test_every_single_byte_damage_to_an_archive_is_the_readers_own_error() -> None:
+    """Exhaustive over positions: a corrupt deflate stream (zlib.error), a bad CRC, a broken
+    header or a member name that is not UTF-8 is InvalidObject, or the archive still reads."""
+    good = archive({"rawObjects": {"queues": [QUEUE]}})
+    outcomes: dict[str, int] = {}
+    for position in range(len(good)):
+        damaged = bytearray(good)
+        damaged[position] ^= 0x5A
+        try:
+            load_snapshot_archive(bytes(damaged), origin="z")
+        except InvalidObject as error:
+            reason = str(error).split(" (", 1)[0]
+            outcomes[reason] = outcomes.get(reason, 0) + 1
+        else:
+            outcomes["read"] = outcomes.get("read", 0) + 1
+    assert sum(outcomes.values()) == len(good)
+    assert outcomes.get("z: not a readable ZIP archive", 0) > len(good) // 4

@@ -37,6 +37,7 @@ import io
 import math
 import re
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -226,12 +227,17 @@ def load_snapshot_archive(data: bytes, *, origin: str = "<input>") -> list[Objec
                 raise fail(f"expected one snapshot.json in the archive, found {len(members)}")
             with archive.open(members[0]) as member:
                 raw = member.read(_MAX_ARCHIVE_MEMBER + 1)
+    except InvalidObject:
+        raise
+    # A damaged archive fails in the zipfile module (BadZipFile, EOFError, OSError), in zlib (a
+    # corrupt deflate stream), or in decoding a member's name (ValueError).
     except (
         zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        NotImplementedError,
-        OSError,
+        zlib.error,
         EOFError,
+        OSError,
+        ValueError,
+        NotImplementedError,
     ) as error:
         raise fail(f"not a readable ZIP archive ({error})") from None
     except RuntimeError as error:  # an encrypted member
