@@ -291,6 +291,18 @@ ARGUMENTS = st.lists(
 )
 
 
+def attempt(error: type[Exception], function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    """``function(*args, **kw)``, or ``None`` when it raises ``error`` (any other exception fails
+    the test); records which of the two happened as a Hypothesis event."""
+    try:
+        result = function(*args, **kw)
+    except error:
+        event(f"{function.__name__}: refused")
+        return None
+    event(f"{function.__name__}: read")
+    return result
+
+
 def strict_json(text: str) -> Any:
     def refuse(constant: str) -> None:
         raise AssertionError(f"{constant} in the JSON output")
@@ -407,13 +419,8 @@ TIMESTAMPS = st.one_of(
 @given(TIMESTAMPS)
 def test_timestamps_raise_only_invalid_timestamp(text: str) -> None:
     progress("test_timestamps_raise_only_invalid_timestamp")
-    try:
-        moment = parse_rfc3339(text, origin="fuzz")
-    except InvalidTimestamp:
-        event("refused")
-    else:
-        event("read")
-        assert moment.utcoffset() is not None
+    moment = attempt(InvalidTimestamp, parse_rfc3339, text, origin="fuzz")
+    assert moment is None or moment.utcoffset() is not None
     assert parse_start_time(text).value is None or parse_start_time(text).warnings == ()
 
 
@@ -444,29 +451,16 @@ CONFIG_TEXT = st.one_of(
 @given(CONFIG_TEXT, st.booleans())
 def test_config_documents_raise_only_invalid_configuration(text: str, lenient: bool) -> None:
     progress("test_config_documents_raise_only_invalid_configuration")
-    try:
-        Config.from_scheduler_config(text, lenient=lenient)
-    except InvalidConfiguration:
-        event("refused")
-    else:
-        event("read")
+    attempt(InvalidConfiguration, Config.from_scheduler_config, text, lenient=lenient)
 
 
 @FUZZ
 @given(snapshots())
 def test_the_readers_raise_only_the_library_errors(text: str) -> None:
     progress("test_the_readers_raise_only_the_library_errors")
-    try:
-        objects = load_objects(text, origin="fuzz")
-    except InvalidObject:
-        event("unreadable text")
-        return
-    try:
-        read_snapshot(objects)
-    except MinRuntimeError:
-        event("refused snapshot")
-    else:
-        event("read snapshot")
+    objects = attempt(InvalidObject, load_objects, text, origin="fuzz")
+    if objects is not None:
+        attempt(MinRuntimeError, read_snapshot, objects)
 
 
 def explain_json(objects: list[Any], *arguments: str) -> str:
@@ -521,10 +515,7 @@ def test_snapshot_archives_raise_only_invalid_object(data: st.DataObject) -> Non
     for _ in range(data.draw(st.integers(0, 4))):
         damaged[data.draw(st.integers(0, len(damaged) - 1))] = data.draw(st.integers(0, 255))
     cut = data.draw(st.integers(0, len(damaged)))
-    try:
-        objects = load_snapshot_archive(bytes(damaged[: max(cut, len(damaged) // 2)]))
-    except InvalidObject:
-        event("refused")
-    else:
-        event("read")
-        assert all(obj["kind"] == "Queue" for obj in objects)
+    objects = attempt(
+        InvalidObject, load_snapshot_archive, bytes(damaged[: max(cut, len(damaged) // 2)])
+    )
+    assert objects is None or all(obj["kind"] == "Queue" for obj in objects)
