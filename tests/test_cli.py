@@ -944,3 +944,19 @@ def test_simulate_does_not_hide_a_missing_module_inside_minruntime_sim(
     monkeypatch.setattr(importlib, "import_module", broken)
     with pytest.raises(ModuleNotFoundError, match="tqdm"):
         main(["simulate", "philly"], stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def test_a_deep_queue_chain_is_drawn_with_its_depth_not_thousands_of_columns() -> None:
+    chain = [
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": f"q{i}"},
+         "spec": {"parentQueue": f"q{i - 1}"} if i else {}}
+        for i in range(300)
+    ]  # fmt: skip
+    lines = run(
+        ["explain", "--queues", "-"], stdin=json.dumps(chain), now=EXAMPLE_NOW
+    ).out.splitlines()
+    rows = [line for line in lines if line.split() and line.split()[-1] == "(default)"]
+    assert len(rows) == 300
+    assert rows[11].split()[:3] == ["[11]", "`--", "q11"]
+    assert rows[299].split()[:3] == ["[299]", "`--", "q299"]
+    assert max(len(line) for line in lines) <= 110

@@ -33,6 +33,7 @@ import copy
 import io
 import json
 import os
+import zipfile
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -46,7 +47,7 @@ from hypothesis import strategies as st
 from minruntime import Config, MinRuntime, MinRuntimeError
 from minruntime.cli import main
 from minruntime.errors import InvalidConfiguration, InvalidDuration, InvalidObject, InvalidTimestamp
-from minruntime.kube import load_objects, read_snapshot
+from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
 from minruntime.starttime import parse_rfc3339, parse_start_time
 
 EXAMPLES = int(os.environ.get("MINRUNTIME_FUZZ_EXAMPLES", "150"))
@@ -290,6 +291,18 @@ ARGUMENTS = st.lists(
 )
 
 
+def attempt(error: type[Exception], function: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    """``function(*args, **kw)``, or ``None`` when it raises ``error`` (any other exception fails
+    the test); records which of the two happened as a Hypothesis event."""
+    try:
+        result = function(*args, **kw)
+    except error:
+        event(f"{function.__name__}: refused")
+        return None
+    event(f"{function.__name__}: read")
+    return result
+
+
 def strict_json(text: str) -> Any:
     def refuse(constant: str) -> None:
         raise AssertionError(f"{constant} in the JSON output")
@@ -406,13 +419,8 @@ TIMESTAMPS = st.one_of(
 @given(TIMESTAMPS)
 def test_timestamps_raise_only_invalid_timestamp(text: str) -> None:
     progress("test_timestamps_raise_only_invalid_timestamp")
-    try:
-        moment = parse_rfc3339(text, origin="fuzz")
-    except InvalidTimestamp:
-        event("refused")
-    else:
-        event("read")
-        assert moment.utcoffset() is not None
+    moment = attempt(InvalidTimestamp, parse_rfc3339, text, origin="fuzz")
+    assert moment is None or moment.utcoffset() is not None
     assert parse_start_time(text).value is None or parse_start_time(text).warnings == ()
 
 
@@ -443,29 +451,16 @@ CONFIG_TEXT = st.one_of(
 @given(CONFIG_TEXT, st.booleans())
 def test_config_documents_raise_only_invalid_configuration(text: str, lenient: bool) -> None:
     progress("test_config_documents_raise_only_invalid_configuration")
-    try:
-        Config.from_scheduler_config(text, lenient=lenient)
-    except InvalidConfiguration:
-        event("refused")
-    else:
-        event("read")
+    attempt(InvalidConfiguration, Config.from_scheduler_config, text, lenient=lenient)
 
 
 @FUZZ
 @given(snapshots())
 def test_the_readers_raise_only_the_library_errors(text: str) -> None:
     progress("test_the_readers_raise_only_the_library_errors")
-    try:
-        objects = load_objects(text, origin="fuzz")
-    except InvalidObject:
-        event("unreadable text")
-        return
-    try:
-        read_snapshot(objects)
-    except MinRuntimeError:
-        event("refused snapshot")
-    else:
-        event("read snapshot")
+    objects = attempt(InvalidObject, load_objects, text, origin="fuzz")
+    if objects is not None:
+        attempt(MinRuntimeError, read_snapshot, objects)
 
 
 def explain_json(objects: list[Any], *arguments: str) -> str:
@@ -499,3 +494,28 @@ def test_the_answer_never_depends_on_the_order_of_the_objects(
     expected = json.loads(IN_EXAMPLE_ORDER[arguments])
     for key in expected:
         assert report[key] == expected[key], key
+
+
+def _archive(objects: list[Any]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr("snapshot.json", json.dumps({"rawObjects": {"queues": objects}}))
+    return buffer.getvalue()
+
+
+ARCHIVE = _archive([obj for obj in EXAMPLE if obj["kind"] == "Queue"])
+
+
+@FUZZ
+@given(st.data())
+def test_snapshot_archives_raise_only_invalid_object(data: st.DataObject) -> None:
+    """A damaged ZIP (bytes flipped, cut short, or another member) is the reader's own error."""
+    progress("test_snapshot_archives_raise_only_invalid_object")
+    damaged = bytearray(ARCHIVE)
+    for _ in range(data.draw(st.integers(0, 4))):
+        damaged[data.draw(st.integers(0, len(damaged) - 1))] = data.draw(st.integers(0, 255))
+    cut = data.draw(st.integers(0, len(damaged)))
+    objects = attempt(
+        InvalidObject, load_snapshot_archive, bytes(damaged[: max(cut, len(damaged) // 2)])
+    )
+    assert objects is None or all(obj["kind"] == "Queue" for obj in objects)

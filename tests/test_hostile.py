@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import json
 import tracemalloc
+import zipfile
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from minruntime import MinRuntime
 from minruntime._load import MAX_NODES, OutOfBounds, load_json, load_yaml
 from minruntime.cli import main
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp
-from minruntime.kube import load_objects, read_snapshot
+from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
 from minruntime.starttime import parse_rfc3339
 
 JSON = dict[str, Any]
@@ -455,3 +457,96 @@ def test_a_huge_preemptor_name_gives_a_short_error() -> None:
         "minruntime: error: no pod group 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'...(100000 "
         "characters)...'xxxxxxxxxx' in the snapshot"
     ]
+
+
+# -- the reference scheduler's snapshot (a ZIP) --------------------------------------------------------
+
+
+def archive(document: object, name: str = "snapshot.json") -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        zipped.writestr(name, json.dumps(document))
+    return buffer.getvalue()
+
+
+def test_the_reference_snapshot_archive_is_read_with_kinds_from_its_list_keys(
+    tmp_path: Path,
+) -> None:
+    bare_group = {k: v for k, v in group().items() if k not in ("apiVersion", "kind")}
+    bare_pod = {k: v for k, v in pod().items() if k not in ("apiVersion", "kind")}
+    document = {
+        "config": json.loads(CONFIG["data"]["config.yaml"]),
+        "rawObjects": {
+            "queues": [{"metadata": QUEUE["metadata"], "spec": QUEUE["spec"]}],
+            "podGroups": [bare_group],
+            "pods": [bare_pod],
+            "nodes": [{"metadata": {"name": "node-1"}}],
+            "configMaps": [CONFIG],  # the config above counts; this one is not searched
+        },
+    }
+    path = tmp_path / "snapshot.zip"
+    path.write_bytes(archive(document))
+    status, out, err = run([str(path), "--output", "json"])
+    assert (status, err) == (0, [])
+    report = strict_json(out)
+    assert [job["id"] for job in report["jobs"]] == ["ml/train"]
+    assert report["warnings"] == []
+    assert report["queueTree"][0]["preempt"] == {"minRuntime": "10m", "source": "team"}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            archive({"rawObjects": {}}, name="other.json"),
+            "expected one snapshot.json in the archive, found 0",
+        ),
+        (
+            archive([1, 2]),
+            "snapshot.json: expected an object with rawObjects (the reference's snapshot)",
+        ),
+        (
+            archive({"rawObjects": {"pods": {"a": 1}}}),
+            "snapshot.json rawObjects.pods: expected a list, got dict",
+        ),
+        (b"PK\x03\x04" + b"\x00" * 100, "not a readable ZIP archive (File is not a zip file)"),
+    ],
+    ids=["no-member", "not-an-object", "list-not-a-list", "broken"],
+)
+def test_a_bad_snapshot_archive_is_one_error_naming_it(
+    tmp_path: Path, data: bytes, message: str
+) -> None:
+    path = tmp_path / "snapshot.zip"
+    path.write_bytes(data)
+    status, out, err = run([str(path)])
+    assert (status, out) == (1, "")
+    assert err == [f"minruntime: error: {path}: {message}"]
+
+
+def test_a_zip_bomb_is_read_up_to_a_bound(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr("minruntime.kube._MAX_ARCHIVE_MEMBER", 10_000)
+    path = tmp_path / "bomb.zip"
+    path.write_bytes(archive({"rawObjects": {}, "padding": "0" * 10**6}))
+    assert path.stat().st_size < 5_000
+    status, _, err = run([str(path)])
+    assert status == 1
+    assert err == [f"minruntime: error: {path}: snapshot.json is larger than 10000 bytes"]
+
+
+def test_every_single_byte_damage_to_an_archive_is_the_readers_own_error() -> None:
+    """Exhaustive over positions: a corrupt deflate stream (zlib.error), a bad CRC, a broken
+    header or a member name that is not UTF-8 is InvalidObject, or the archive still reads."""
+    good = archive({"rawObjects": {"queues": [QUEUE]}})
+    outcomes: dict[str, int] = {}
+    for position in range(len(good)):
+        damaged = bytearray(good)
+        damaged[position] ^= 0x5A
+        try:
+            load_snapshot_archive(bytes(damaged), origin="z")
+        except InvalidObject as error:
+            reason = str(error).split(" (", 1)[0]
+            outcomes[reason] = outcomes.get(reason, 0) + 1
+        else:
+            outcomes["read"] = outcomes.get("read", 0) + 1
+    assert sum(outcomes.values()) == len(good)
+    assert outcomes.get("z: not a readable ZIP archive", 0) > len(good) // 4

@@ -41,7 +41,13 @@ from minruntime.decisions import Action, Decision, Resolution
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp, MinRuntimeError
 from minruntime.jobs import ACTIVE_STATUSES, Job, PodSet, Task, TaskStatus
-from minruntime.kube import Snapshot, SnapshotJob, load_objects, read_snapshot
+from minruntime.kube import (
+    Snapshot,
+    SnapshotJob,
+    load_objects,
+    load_snapshot_archive,
+    read_snapshot,
+)
 from minruntime.kube import _name as object_name
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
@@ -537,8 +543,20 @@ def _read_sources(
             if path == "-":
                 text = stdin.read(_MAX_INPUT_CHARACTERS + 1)
             else:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read(_MAX_INPUT_CHARACTERS + 1)
+                with open(path, "rb") as handle:
+                    data = handle.read(_MAX_INPUT_CHARACTERS + 1)
+                if len(data) > _MAX_INPUT_CHARACTERS:
+                    raise InvalidObject(
+                        f"{origin}: larger than {_MAX_INPUT_CHARACTERS} bytes (a snapshot of a "
+                        "large cluster is a few hundred megabytes at most; is it the right file?)",
+                        object=origin,
+                    )
+                if data.startswith(b"PK\x03\x04"):  # the reference scheduler's snapshot (a ZIP)
+                    loaded = load_snapshot_archive(data, origin=origin)
+                    origins.update((id(obj), origin) for obj in loaded)
+                    objects.extend(loaded)
+                    continue
+                text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InvalidObject(
                 f"{origin}: not UTF-8 text ({error.reason} at byte {error.start})", object=origin
@@ -644,7 +662,10 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
     )
     explain.add_argument(
-        "snapshots", nargs="*", metavar="SNAPSHOT", help="JSON or YAML files; - for stdin"
+        "snapshots",
+        nargs="*",
+        metavar="SNAPSHOT",
+        help="JSON or YAML files, or the scheduler's own snapshot (a ZIP); - for stdin",
     )
     who = explain.add_mutually_exclusive_group()
     who.add_argument(
@@ -878,8 +899,9 @@ def _example_jobs(now: datetime) -> tuple[Job, list[Job]]:
 
 
 def _tree_drawing(tree: QueueTree) -> list[tuple[str, str]]:
-    """Each queue of the tree, depth first and by name, as ``(branch, name)``: the branch draws the queue
-    under its own parent (``|--`` and ``` `-- ```), in ASCII so that every terminal shows it.
+    """Each queue of the tree, depth first and by name, as ``(branch, name)``: the branch draws
+    the queue under its own parent (``|--`` and ``` `-- ```), in ASCII so that every terminal
+    shows it. Below depth 10 the branch stops growing and gives the depth instead (``[12]``).
 
     >>> tree = QueueTree([Queue("a"), Queue("b", "a"), Queue("c"), Queue("d", "a")])
     >>> for branch, _ in _tree_drawing(tree):
@@ -890,19 +912,23 @@ def _tree_drawing(tree: QueueTree) -> list[tuple[str, str]]:
     c
     """
     drawn: list[tuple[str, str]] = []
-    stack: list[tuple[str, str, bool, bool]] = [
-        (name, "", True, True) for name in sorted(tree.children(None), reverse=True)
+    stack: list[tuple[str, str, bool, int]] = [
+        (name, "", True, 0) for name in sorted(tree.children(None), reverse=True)
     ]
     while stack:  # iterative: a deep tree must not reach the recursion limit
-        name, prefix, last, top = stack.pop()
-        shown_name = _cell(name)
-        drawn.append(
-            (shown_name if top else f"{prefix}{'`-- ' if last else '|-- '}{shown_name}", name)
-        )
-        below = prefix if top else prefix + ("    " if last else "|   ")
+        name, prefix, last, depth = stack.pop()
+        connector = "`-- " if last else "|-- "
+        if depth == 0:
+            branch = _cell(name)
+        elif depth <= 10:
+            branch = f"{prefix}{connector}{_cell(name)}"
+        else:  # a chain of thousands of queues must not draw thousands of columns
+            branch = f"[{depth}] {connector}{_cell(name)}"
+        drawn.append((branch, name))
+        below = prefix if depth == 0 else prefix + ("    " if last else "|   ")
         children = sorted(tree.children(name))  # by name: the input's order must not matter
         for i, child in reversed(list(enumerate(children))):
-            stack.append((child, below, i == len(children) - 1, False))
+            stack.append((child, below if depth < 10 else "", i == len(children) - 1, depth + 1))
     return drawn
 
 

@@ -33,8 +33,11 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import io
 import math
 import re
+import zipfile
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -190,6 +193,99 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Object]:
         detail = f"not valid JSON ({json_error}) nor YAML" if json_error else "not valid YAML"
         raise InvalidObject(f"{origin}: {detail}: {error}", object=origin) from None
     return list(_flatten(documents, origin))
+
+
+_ARCHIVE_KINDS: Final = {
+    "queues": ("scheduling.run.ai/v2", "Queue"),
+    "podGroups": ("scheduling.run.ai/v2alpha2", "PodGroup"),
+    "pods": ("v1", "Pod"),
+    "priorityClasses": ("scheduling.k8s.io/v1", "PriorityClass"),
+    "configMaps": ("v1", "ConfigMap"),
+}
+_MAX_ARCHIVE_MEMBER: Final = 1 << 30
+
+
+def load_snapshot_archive(data: bytes, *, origin: str = "<input>") -> list[Object]:
+    """The objects of the reference scheduler's own snapshot: the ZIP file its ``/get-snapshot``
+    endpoint returns, holding one ``snapshot.json``.
+
+    ``rawObjects`` holds lists keyed by what they are (``queues``, ``podGroups``, ``pods``,
+    ``priorityClasses``, ``configMaps``; other keys, such as ``nodes``, are not read); an object
+    in them that lacks ``apiVersion`` or ``kind`` gets the list's. ``config``, the scheduler's
+    configuration, is read as the scheduler config, and then the ConfigMaps are not searched
+    for another. The member is read up to 2^30 bytes, so that a ZIP bomb is an error too.
+
+    Raises:
+        InvalidObject: for data that is not such an archive, naming ``origin``.
+
+    >>> import io, json, zipfile
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:
+    ...     archive.writestr("snapshot.json", json.dumps({"rawObjects": {
+    ...         "queues": [{"metadata": {"name": "team"}}], "nodes": [{"metadata": {"name": "n1"}}]}}))
+    >>> [(o["kind"], o["metadata"]["name"]) for o in load_snapshot_archive(buffer.getvalue())]
+    [('Queue', 'team')]
+    """
+
+    def fail(why: str) -> InvalidObject:
+        return InvalidObject(f"{origin}: {why}", object=origin)
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = [
+                m for m in archive.infolist() if m.filename.rsplit("/", 1)[-1] == "snapshot.json"
+            ]
+            if len(members) != 1:
+                raise fail(f"expected one snapshot.json in the archive, found {len(members)}")
+            with archive.open(members[0]) as member:
+                raw = member.read(_MAX_ARCHIVE_MEMBER + 1)
+    except InvalidObject:
+        raise
+    # A damaged archive fails in the zipfile module (BadZipFile, EOFError, OSError), in zlib (a
+    # corrupt deflate stream), or in decoding a member's name (ValueError).
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        OSError,
+        ValueError,
+        NotImplementedError,
+    ) as error:
+        raise fail(f"not a readable ZIP archive ({error})") from None
+    except RuntimeError as error:  # an encrypted member
+        raise fail(f"cannot read the archive ({error})") from None
+    if len(raw) > _MAX_ARCHIVE_MEMBER:
+        raise fail(f"snapshot.json is larger than {_MAX_ARCHIVE_MEMBER} bytes")
+    try:
+        document = load_json(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise fail(
+            f"snapshot.json: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
+    except DocumentError as error:
+        raise fail(f"snapshot.json: {error}") from None
+    raw_objects = document.get("rawObjects") if isinstance(document, Mapping) else None
+    if not isinstance(raw_objects, Mapping):
+        raise fail("snapshot.json: expected an object with rawObjects (the reference's snapshot)")
+    config = document.get("config")
+    objects: list[Object] = []
+    for key, (api_version, kind) in _ARCHIVE_KINDS.items():
+        if key == "configMaps" and _is_scheduler_config(config):
+            continue  # the scheduler's own configuration is in the snapshot: that one counts
+        listed = raw_objects.get(key)
+        if listed is None:
+            continue
+        if not isinstance(listed, list):
+            raise fail(
+                f"snapshot.json rawObjects.{key}: expected a list, got {type(listed).__name__}"
+            )
+        for obj in listed:
+            if isinstance(obj, Mapping):
+                obj = {"apiVersion": api_version, "kind": kind, **obj}
+            objects.extend(_flatten(obj, origin))
+    if _is_scheduler_config(config):
+        objects.append(config)
+    return objects
 
 
 # -- field access -------------------------------------------------------------------------------
