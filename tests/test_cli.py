@@ -692,6 +692,8 @@ DECISION_KEYS = {
     "minRuntime",
     "source",
     "protectedUntil",
+    "protectedBy",
+    "delayedUntil",
     "evictable",
     "notes",
     "explanation",
@@ -754,6 +756,8 @@ def test_json_output_values_for_one_job() -> None:
             "minRuntime": "30m",
             "source": "research",
             "protectedUntil": "2026-11-22T11:30:00Z",
+            "protectedBy": None,
+            "delayedUntil": None,
             "evictable": [
                 "vit-pretrain-worker-5",
                 "vit-pretrain-worker-4",

@@ -199,3 +199,124 @@ def test_a_naive_creation_time_is_an_error() -> None:
         JobInputs(created=datetime(2026, 11, 22, 12, 0))
     assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
     assert caught.value.origin == "JobInputs created"
+
+
+# -- reading it from Kubernetes objects --------------------------------------------------------
+
+QUEUES = [
+    {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "b"}},
+]
+
+
+def pod_group(
+    spec: dict[str, object] | None = None,
+    annotations: dict[str, str] | None = None,
+    created: str | None = "2026-11-22T12:00:00Z",
+    priority_class: str | None = None,
+) -> dict[str, object]:
+    metadata: dict[str, object] = {"name": "p", "namespace": "ml", "annotations": annotations or {}}
+    if created is not None:
+        metadata["creationTimestamp"] = created
+    body: dict[str, object] = {
+        "queue": "b",
+        "minMember": 1,
+        "preemptibility": "preemptible",
+        **(spec or {}),
+    }
+    if priority_class is not None:
+        body["priorityClassName"] = priority_class
+    return {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": metadata,
+        "spec": body,
+    }
+
+
+def pod(annotations: dict[str, str] | None = None) -> dict[str, object]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": "p-0",
+            "namespace": "ml",
+            "annotations": {"pod-group-name": "p", **(annotations or {})},
+        },
+        "status": {"phase": "Pending"},
+    }
+
+
+def read(
+    *objects: dict[str, object], strict: bool = False
+) -> tuple[JobInputs | None, tuple[str, ...]]:
+    from minruntime.kube import read_snapshot
+
+    snapshot = read_snapshot([*QUEUES, *objects], strict_times=strict)
+    job = snapshot.find("ml/p")
+    return job.job.inputs, job.warnings
+
+
+def test_the_spec_field_and_the_creation_time_are_read() -> None:
+    inputs, warnings = read(pod_group({"preemptionDelay": "5m"}), pod())
+    assert inputs is not None
+    assert (inputs.preemption_delay, inputs.created) == (MinRuntime("5m"), T0)
+    assert warnings == ()
+
+
+def test_the_annotation_on_the_pod_group_then_the_pod_gives_the_delay() -> None:
+    inputs, _ = read(pod_group(annotations={"kai.scheduler/preemption-delay": "2m"}), pod())
+    assert inputs is not None
+    assert inputs.preemption_delay == MinRuntime("2m")
+    inputs, _ = read(pod_group(), pod({"kai.scheduler/preemption-delay": "3m"}))
+    assert inputs is not None
+    assert inputs.preemption_delay == MinRuntime("3m")
+    inputs, _ = read(
+        pod_group({"preemptionDelay": "1m"}, {"kai.scheduler/preemption-delay": "2m"}), pod()
+    )
+    assert inputs is not None
+    assert inputs.preemption_delay == MinRuntime("1m")  # the spec field wins
+
+
+def test_the_last_eviction_annotation_is_read() -> None:
+    inputs, _ = read(
+        pod_group(annotations={"kai.scheduler/last-eviction-timestamp": "2026-11-22T12:30:00Z"}),
+        pod(),
+    )
+    assert inputs is not None
+    assert inputs.last_eviction == at(30)
+
+
+def test_an_unreadable_delay_is_a_warning_and_no_delay_or_an_error_when_strict() -> None:
+    from minruntime import InvalidObject
+
+    inputs, warnings = read(pod_group({"preemptionDelay": "5"}), pod())
+    assert inputs is not None
+    assert inputs.preemption_delay is None
+    assert warnings == (
+        "PodGroup/ml/p spec.preemptionDelay: invalid duration '5': a bare number needs a unit "
+        "(expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never); ignored",
+    )
+    with pytest.raises(InvalidObject) as caught:
+        read(pod_group({"preemptionDelay": "5"}), pod(), strict=True)
+    assert caught.value.field == "spec.preemptionDelay"
+
+
+def test_an_unreadable_creation_time_is_a_warning() -> None:
+    inputs, warnings = read(pod_group(created="yesterday"), pod())
+    assert inputs is None
+    assert warnings[0].startswith(
+        "PodGroup/ml/p metadata.creationTimestamp: invalid timestamp 'yesterday'"
+    )
+
+
+def test_a_priority_class_that_never_preempts_gives_a_delay_of_never() -> None:
+    never = {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": "batch-no-preempt"},
+        "value": 50,
+        "preemptionPolicy": "Never",
+    }
+    inputs, _ = read(never, pod_group(priority_class="batch-no-preempt"), pod())
+    assert inputs is not None
+    assert inputs.preemption_delay is MinRuntime.NEVER

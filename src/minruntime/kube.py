@@ -79,7 +79,9 @@ __all__ = [
     "CHECKPOINT_RESTORE_ANNOTATION",
     "EVICTIONS_ANNOTATION",
     "LAST_CHECKPOINT_ANNOTATION",
+    "LAST_EVICTION_ANNOTATION",
     "POD_GROUP_ANNOTATION",
+    "PREEMPTION_DELAY_ANNOTATION",
     "REQUESTED_MIN_RUNTIME_ANNOTATION",
     "SUBGROUP_LABEL",
     "TASK_WEIGHT_ANNOTATION",
@@ -106,6 +108,12 @@ REQUESTED_MIN_RUNTIME_ANNOTATION: Final = "minruntime/min-runtime"
 TASK_WEIGHT_ANNOTATION: Final = "minruntime/task-weight"
 """Pod annotation: the task's weight; without it, the pod's ``nvidia.com/gpu``, else 1."""
 GPU_RESOURCE: Final = "nvidia.com/gpu"
+
+PREEMPTION_DELAY_ANNOTATION: Final = "kai.scheduler/preemption-delay"
+"""PodGroup, owner or pod annotation: the job's preemption delay (a duration), where the
+PodGroup's ``spec.preemptionDelay`` does not give one."""
+LAST_EVICTION_ANNOTATION: Final = "kai.scheduler/last-eviction-timestamp"
+"""PodGroup annotation: when the scheduler last evicted the job (RFC 3339)."""
 
 POD_GROUP_ANNOTATION: Final = "pod-group-name"
 """The pod annotation that names its PodGroup (in the pod's namespace)."""
@@ -847,6 +855,69 @@ def _checkpoint_inputs(
     return inputs
 
 
+def _delay_inputs(
+    group: Object,
+    annotations: Mapping[str, str],
+    owners: Sequence[Owner],
+    pod: Object | None,
+    never: bool,
+    strict: bool,
+    warnings: list[str],
+) -> dict[str, Any]:
+    """The section 17 inputs: the preemption delay (``spec.preemptionDelay``, else the
+    annotation on the PodGroup, its pod's owners nearest first, or the pod; never for a
+    PriorityClass with ``preemptionPolicy: Never``), the creation time and the last eviction.
+    Unreadable values warn and are ignored (the reference does the same), or raise when strict."""
+    where = _name(group)
+    inputs: dict[str, Any] = {}
+
+    def unreadable(field: str, message: str) -> None:
+        if strict:
+            raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
+        warnings.append(f"{where} {field}: {message}; ignored")
+
+    sources: list[tuple[str, object]] = [
+        ("spec.preemptionDelay", _get(group, "spec.preemptionDelay", object))
+    ]
+    key = PREEMPTION_DELAY_ANNOTATION
+    sources.append((f"metadata.annotations[{key!r}]", annotations.get(key)))
+    sources += [
+        (f"annotation on {owner.kind}/{owner.name}", owner.annotations.get(key))
+        for owner in owners
+        if owner.kind != "PodGroup"
+    ]
+    if pod is not None:
+        sources.append(
+            (f"annotation on {_name(pod)}", _string_map(pod, "metadata.annotations").get(key))
+        )
+    for field, value in sources:
+        if value is None or value == "":
+            continue
+        try:
+            inputs["preemption_delay"] = MinRuntime.parse(value)
+            break
+        except InvalidDuration as error:
+            unreadable(field, str(error))
+    if never:
+        inputs["preemption_delay"] = MinRuntime.NEVER
+    for field, name in (
+        ("metadata.creationTimestamp", "created"),
+        (f"metadata.annotations[{LAST_EVICTION_ANNOTATION!r}]", "last_eviction"),
+    ):
+        text = (
+            _get(group, field, object)
+            if name == "created"
+            else annotations.get(LAST_EVICTION_ANNOTATION)
+        )
+        if text is None or text == "":
+            continue
+        try:
+            inputs[name] = parse_rfc3339(text)
+        except InvalidTimestamp as error:
+            unreadable(field, str(error))
+    return inputs
+
+
 _GROUP: Final = "scheduling.run.ai"
 _VERSIONS: Final = {"Queue": "v2", "PodGroup": "v2alpha2"}
 _KINDS: Final = {
@@ -1041,6 +1112,7 @@ def read_snapshot(
     pods: list[Object] = []
     classes: dict[str, int] = {}
     global_default: int | None = None
+    never_classes: set[str] = set()
     documents: list[tuple[Object, str, Object]] = []
     shards: list[Object] = []
     by_uid: dict[str, Object] = {}
@@ -1075,6 +1147,8 @@ def read_snapshot(
         elif kind == "PriorityClass":
             name, value, is_default = read_priority_class(obj)
             classes[name] = value
+            if _get(obj, "preemptionPolicy", str) == "Never":
+                never_classes.add(name)
             if is_default:
                 global_default = value
         elif kind == "ConfigMap":
@@ -1137,6 +1211,7 @@ def read_snapshot(
                 classes,
                 global_default,
                 by_uid,
+                never_classes=never_classes,
                 strict_times=strict_times,
                 kind_defaults=kind_defaults,
                 threshold=legacy_priority_threshold,
@@ -1214,6 +1289,7 @@ def _read_job(
     global_default: int | None,
     by_uid: Mapping[str, Object],
     *,
+    never_classes: frozenset[str] | set[str] = frozenset(),
     strict_times: bool,
     kind_defaults: Mapping[str, str] | None,
     threshold: int,
@@ -1298,6 +1374,17 @@ def _read_job(
         ) from None
     warnings.extend(start.warnings)
     checkpoint_inputs = _checkpoint_inputs(group, annotations, strict_times, warnings)
+    checkpoint_inputs.update(
+        _delay_inputs(
+            group,
+            annotations,
+            owners,
+            first_pod,
+            class_name in never_classes,
+            strict_times,
+            warnings,
+        )
+    )
 
     job = Job(
         f"{namespace}/{name}" if namespace else name,
