@@ -59,6 +59,7 @@ PUBLIC = {
     "determine_preemptibility": "minruntime.preemptibility",
     "format_start_time": "minruntime.starttime",
     "parse_start_time": "minruntime.starttime",
+    "stamp_last_eviction": "minruntime.starttime",
     "stamp_start_time": "minruntime.starttime",
 }
 """Every name of the facade and the public module that defines it (``None``: a constant)."""

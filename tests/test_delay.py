@@ -320,3 +320,15 @@ def test_a_priority_class_that_never_preempts_gives_a_delay_of_never() -> None:
     inputs, _ = read(never, pod_group(priority_class="batch-no-preempt"), pod())
     assert inputs is not None
     assert inputs.preemption_delay is MinRuntime.NEVER
+
+
+def test_an_eviction_stamps_the_last_eviction_and_restarts_the_window() -> None:
+    from minruntime import stamp_last_eviction
+
+    evicted_at = stamp_last_eviction(now=at(10))
+    assert evicted_at == at(10)
+    job = pending(preemption_delay="5m", created=at(0), last_eviction=evicted_at)
+    assert Session(TREE, Config(), at(14)).eligible_victims(Action.RECLAIM, job, [OLD]) == []
+    assert Session(TREE, Config(), at(15)).eligible_victims(Action.RECLAIM, job, [OLD]) == [OLD]
+    with pytest.raises(InvalidTimestamp):
+        stamp_last_eviction(now=datetime(2026, 11, 22, 12, 0))

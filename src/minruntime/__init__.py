@@ -58,7 +58,12 @@ from minruntime.preemptibility import (
 )
 from minruntime.queues import ProtectionSettings, Queue, QueueTree
 from minruntime.session import Cycle, Session, SessionStats
-from minruntime.starttime import format_start_time, parse_start_time, stamp_start_time
+from minruntime.starttime import (
+    format_start_time,
+    parse_start_time,
+    stamp_last_eviction,
+    stamp_start_time,
+)
 
 __all__ = [
     "FOREVER",
@@ -104,6 +109,7 @@ __all__ = [
     "determine_preemptibility",
     "format_start_time",
     "parse_start_time",
+    "stamp_last_eviction",
     "stamp_start_time",
 ]
 

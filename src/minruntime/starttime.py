@@ -32,6 +32,7 @@ __all__ = [
     "has_allocated_tasks",
     "parse_rfc3339",
     "parse_start_time",
+    "stamp_last_eviction",
     "stamp_start_time",
 ]
 
@@ -164,3 +165,18 @@ def stamp_start_time(job: JobLike, *, now: Instant, pipelined: bool) -> datetime
     if pipelined or has_allocated_tasks(job):
         return current_time
     return from_ns(now_ns)
+
+
+def stamp_last_eviction(*, now: Instant) -> datetime:
+    """A job's last eviction after an eviction of it commits at ``now``: ``now`` (BEHAVIOR.md
+    section 17). The next preemption-delay window of the job, pending again, starts there.
+
+    Write it back with :func:`format_start_time` (RFC 3339, UTC, second precision) into the
+    PodGroup annotation ``kai.scheduler/last-eviction-timestamp``.
+
+    >>> stamp_last_eviction(now=600)
+    datetime.datetime(1970, 1, 1, 0, 10, tzinfo=datetime.timezone.utc)
+    >>> format_start_time(stamp_last_eviction(now=600.5))
+    '1970-01-01T00:10:00Z'
+    """
+    return from_ns(to_ns(now, "now"))
