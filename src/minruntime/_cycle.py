@@ -23,7 +23,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from minruntime._delay import is_held
-from minruntime._facts import JobFacts
 from minruntime._protection import free_before_time
 from minruntime._resolution import Setting
 from minruntime._time import EARLIEST
@@ -61,7 +60,7 @@ class VictimIndex(Generic[J]):
     """A session's running jobs, indexed for many preemptors (behind
     :class:`~minruntime.Cycle`)."""
 
-    __slots__ = ("_all", "_facts", "_groups", "_order", "_position", "_session", "_starts")
+    __slots__ = ("_all", "_groups", "_order", "_position", "_session", "_starts")
 
     def __init__(self, session: Session, running: Iterable[J]) -> None:
         self._session = session
@@ -69,9 +68,6 @@ class VictimIndex(Generic[J]):
         facts = session._facts_of(jobs)
         tree = session.tree
         self._all = jobs
-        self._facts: dict[int, JobFacts] = {
-            id(job): fact for job, fact in zip(jobs, facts, strict=True)
-        }
         by_queue: dict[str, list[tuple[datetime, int, J]]] = {}
         for index, (job, fact) in enumerate(zip(jobs, facts, strict=True)):
             if fact.barrier is not None or fact.queue not in tree:
@@ -96,10 +92,6 @@ class VictimIndex(Generic[J]):
     def __len__(self) -> int:
         """How many running jobs the cycle holds."""
         return len(self._all)
-
-    def _fact(self, job: JobLike) -> JobFacts:
-        fact = self._facts.get(id(job))
-        return fact if fact is not None else self._session._fact(job)
 
     def _span(self, queue: str) -> tuple[int, int]:
         """The groups of ``queue``'s subtree: a range of indices into ``_groups``."""
