@@ -90,15 +90,6 @@ def pods_of(pod_group: str) -> list[JSON]:
     ]
 
 
-@pytest.fixture(scope="module")
-def kai_objects() -> Path:
-    if not KAI_OBJECTS.is_dir():
-        pytest.skip(
-            f"the reference objects folder {KAI_OBJECTS} is absent (it sits beside the repo)"
-        )
-    return KAI_OBJECTS
-
-
 def load_yaml_documents(path: Path) -> list[Any]:
     """Parse a YAML file, dropping Helm template lines (``{{ ... }}``) first."""
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if "{{" not in line]
