@@ -48,7 +48,7 @@ from minruntime.kube import (
 from minruntime.kube import _name as object_name
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
-from minruntime.resolution import Action, Resolution, resolve_preempt, resolve_reclaim_queue
+from minruntime.resolution import Action, Resolution, Resolver
 from minruntime.session import Session
 from minruntime.starttime import parse_rfc3339
 
@@ -258,28 +258,33 @@ def _warnings(snapshot: Snapshot) -> list[str]:
 
 
 def _queue_tree_data(snapshot: Snapshot) -> list[dict[str, Any]]:
-    """Each queue, depth first, with its effective min-runtimes and the queue each comes from."""
+    """Each queue, depth first, with its effective min-runtimes and the queue each comes from.
+
+    One :class:`~minruntime.resolution.Resolver` answers every queue: it remembers each walk up,
+    and parents come before their children, so a deep tree costs one step per queue.
+    """
     tree, config = snapshot.tree, snapshot.config
+    resolver = Resolver(tree, config)
 
     def value(resolution: Resolution) -> dict[str, Any]:
         return {"minRuntime": str(resolution.min_runtime), "source": resolution.source}
 
     entries = []
+    tops: dict[str, str] = {}  # each queue's top-level ancestor (parents come first)
     for _, name in _tree_drawing(tree):
-        top = (tree.ancestors(name) or (name,))[-1]
+        parent = tree.parent(name)
+        tops[name] = name if parent is None else tops[parent]
+        # a preemptor in another top-level tree: the lca walk starts at the top-level queue,
+        # which is what reclaiming from that queue by a preemptor in it gives
+        top = tops[name] if config.reclaim_resolve_method == "lca" else name
         entries.append(
             {
                 "name": name,
                 "parent": tree.parent(name),
-                "preempt": value(resolve_preempt(tree, config, name)),
+                "preempt": value(resolver.preempt(name)),
                 # the walk up from the queue itself (method "queue", or lca from a sibling)
-                "reclaim": value(resolve_reclaim_queue(tree, config, name, name)),
-                # lca from another top-level tree: the walk starts at the top-level queue
-                "reclaimFromAnotherTree": value(
-                    resolve_reclaim_queue(
-                        tree, config, name, top if config.reclaim_resolve_method == "lca" else name
-                    )
-                ),
+                "reclaim": value(resolver.reclaim(name, name)),
+                "reclaimFromAnotherTree": value(resolver.reclaim(top, top)),
             }
         )
     return entries
