@@ -263,7 +263,12 @@ def _warnings(snapshot: Snapshot) -> list[str]:
 
 
 def _queue_tree_data(snapshot: Snapshot) -> list[dict[str, Any]]:
-    """Each queue, depth first, with its effective min-runtimes and the queue each comes from."""
+    """Each queue, depth first, with its effective min-runtimes and the queue each comes from.
+
+    One :class:`~minruntime.session.Session` (the "queue" method's walk) answers every queue: it
+    remembers each walk up, and parents come before their children, so a deep tree costs one
+    step per queue.
+    """
     tree, config = snapshot.tree, snapshot.config
     # the walk up from a queue itself is the "queue" method's walk, whatever the configured one
     walk = Session(tree, attrs.evolve(config, reclaim_resolve_method="queue"), 0)
@@ -272,23 +277,21 @@ def _queue_tree_data(snapshot: Snapshot) -> list[dict[str, Any]]:
         return {"minRuntime": str(resolution.min_runtime), "source": resolution.source}
 
     entries = []
+    tops: dict[str, str] = {}  # each queue's top-level ancestor (parents come first)
     for _, name in _tree_drawing(tree):
-        top = (tree.ancestors(name) or (name,))[-1]
+        parent = tree.parent(name)
+        tops[name] = name if parent is None else tops[parent]
+        # a preemptor in another top-level tree: the lca walk starts at the top-level queue,
+        # which is what reclaiming from that queue by a preemptor in it gives
+        top = tops[name] if config.reclaim_resolve_method == "lca" else name
         entries.append(
             {
                 "name": name,
-                "parent": tree.parent(name),
+                "parent": parent,
                 "preempt": value(walk.resolve(Action.PREEMPT, name, name)),
                 # the walk up from the queue itself (method "queue", or lca from a sibling)
                 "reclaim": value(walk.resolve(Action.RECLAIM, name, name)),
-                # lca from another top-level tree: the walk starts at the top-level queue
-                "reclaimFromAnotherTree": value(
-                    walk.resolve(
-                        Action.RECLAIM,
-                        name,
-                        top if config.reclaim_resolve_method == "lca" else name,
-                    )
-                ),
+                "reclaimFromAnotherTree": value(walk.resolve(Action.RECLAIM, name, top)),
             }
         )
     return entries

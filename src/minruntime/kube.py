@@ -88,6 +88,7 @@ __all__ = [
     "Snapshot",
     "SnapshotJob",
     "load_objects",
+    "load_snapshot_archive",
     "pod_task_status",
     "read_priority_class",
     "read_queue",
