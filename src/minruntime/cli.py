@@ -247,15 +247,18 @@ def _decision_data(decision: Decision, evictable: Sequence[object]) -> dict[str,
 def _warnings(snapshot: Snapshot) -> list[str]:
     """The snapshot's warnings, with the legacy-rule fallbacks summed up in one line."""
     warnings = list(snapshot.warnings)
-    legacy = []
+    legacy = 0
     for job in snapshot.jobs:
         if job.preemptibility.source is PreemptibilitySource.LEGACY_PRIORITY:
-            legacy.append(job.id)
-        legacy_warning = job.preemptibility.warnings[-1:] if job.id in legacy else ()
-        warnings.extend(w for w in job.warnings if not any(w.endswith(x) for x in legacy_warning))
+            legacy += 1
+            # the job's own fallback warning is summed up below
+            summed = job.preemptibility.warnings[-1:]
+            warnings.extend(w for w in job.warnings if not any(w.endswith(x) for x in summed))
+        else:
+            warnings.extend(job.warnings)
     if legacy:
         warnings.append(
-            f"{len(legacy)} of {len(snapshot.jobs)} pod groups have no preemptibility set and "
+            f"{legacy} of {len(snapshot.jobs)} pod groups have no preemptibility set and "
             "fall back on the legacy priority rule (priority < 100 is preemptible); set "
             "spec.preemptibility or the kai.scheduler/preemptibility label to make it explicit"
         )
@@ -313,6 +316,7 @@ def explain_report(
     """
     session = Session(snapshot.tree, snapshot.config, now)
     config = snapshot.config
+    running = _running(snapshot)
     report: dict[str, Any] = {
         "schema": JSON_SCHEMA_ID,
         "now": _iso(session.now),
@@ -324,7 +328,7 @@ def explain_report(
         },
         "queues": len(snapshot.tree),
         "podGroups": len(snapshot.jobs),
-        "running": len(_running(snapshot)),
+        "running": len(running),
         "queueTree": _queue_tree_data(snapshot),
         "preemptor": None,
         "jobs": [],
@@ -347,7 +351,7 @@ def explain_report(
         }
     expiries = []
     ranking: list[tuple[float, int, int, dict[str, Any]]] = []
-    for job in _running(snapshot):
+    for job in running:
         if pre_job is not None and job.job.id == pre_job.id:
             continue
         entry = _job_data(job)
