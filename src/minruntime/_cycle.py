@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from minruntime._delay import is_held
 from minruntime._protection import free_before_time
-from minruntime._resolution import Setting
+from minruntime._resolution import START_QUEUE, Setting, below_shared, lca_step
 from minruntime._time import EARLIEST
 from minruntime.decisions import Action
 from minruntime.jobs import JobLike
@@ -118,7 +118,9 @@ class VictimIndex(Generic[J]):
         groups = self._groups
         resolver = session._resolver
         now_ns = session._now_ns
-        lca = session.config.reclaim_resolve_method == "lca"
+        # the LCA rule's start depends on the depth shared with the preemptor, kept incrementally
+        # below; any other registered rule is asked once per group
+        lca = START_QUEUE[session.config.reclaim_resolve_method] is lca_step
         grace_on = resolver.has_protections
         # Walk the groups in tree order. A group's walk start is its queue's ancestor at the
         # depth just below the lowest common ancestor with the preemptor's queue (LCA method), or
@@ -143,11 +145,10 @@ class VictimIndex(Generic[J]):
             queue = group.queue
             if queue == pre.queue:
                 continue  # reclaim takes from other queues only
-            if lca:
-                path = group.path
-                start = path[shared] if shared < len(path) else queue
+            if lca:  # the LCA rule with the shared depth kept as the walk goes
+                start = below_shared(group.path, shared)
             else:
-                start = queue
+                start = resolver.start_queue(act, pre.queue, queue)
             if start != cached_start:
                 cached_start = start
                 mr = resolver.from_start(act, start)

@@ -38,7 +38,7 @@ from minruntime.decisions import Action, Resolution
 from minruntime.durations import MinRuntime
 from minruntime.queues import Queue, QueueTree
 
-__all__ = ["START_QUEUE", "Resolver", "Setting", "lca_step", "resolve"]
+__all__ = ["START_QUEUE", "Resolver", "Setting", "below_shared", "lca_step", "resolve"]
 
 
 class Setting(enum.Enum):
@@ -91,9 +91,18 @@ def lca_step(tree: QueueTree, preemptor_queue: str, victim_queue: str) -> str:
     >>> lca_step(tree, "C", "leaf3"), lca_step(tree, "leaf3", "B"), lca_step(tree, "C", "C")
     ('D', 'B', 'C')
     """
-    victim_path = tree.path(victim_queue)
-    shared = tree.shared_depth(preemptor_queue, victim_queue)
-    return victim_path[shared] if shared < len(victim_path) else victim_queue
+    return below_shared(tree.path(victim_queue), tree.shared_depth(preemptor_queue, victim_queue))
+
+
+def below_shared(victim_path: tuple[str, ...], shared: int) -> str:
+    """The LCA rule's start queue from the victim's path and the depth it shares with the
+    preemptor's: the queue just below the shared part, or the victim's queue when its whole path
+    is shared (the victim's queue is the common ancestor).
+
+    >>> below_shared(("B", "D", "leaf3"), 1), below_shared(("B",), 1)
+    ('D', 'B')
+    """
+    return victim_path[shared] if shared < len(victim_path) else victim_path[-1]
 
 
 def _victim_queue(tree: QueueTree, preemptor_queue: str, victim_queue: str) -> str:
