@@ -804,18 +804,23 @@ def _pod_weight(pod: Object, strict: bool = True, warnings: list[str] | None = N
     return gpus if gpus > 0 else 1.0
 
 
+def _unreadable(group: Object, field: str, message: str, strict: bool, warnings: list[str]) -> None:
+    """A PodGroup input that cannot be read: an error naming the object and the field when
+    ``strict``, else a warning, and the value is ignored."""
+    where = _name(group)
+    if strict:
+        raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
+    warnings.append(f"{where} {field}: {message}; ignored")
+
+
 def _checkpoint_inputs(
     group: Object, annotations: Mapping[str, str], strict: bool, warnings: list[str]
 ) -> dict[str, Any]:
     """The section 16 job inputs from PodGroup annotations; unreadable ones warn (or raise)."""
-    where = _name(group)
     inputs: dict[str, Any] = {}
 
     def unreadable(key: str, message: str) -> None:
-        field = f"metadata.annotations[{key!r}]"
-        if strict:
-            raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
-        warnings.append(f"{where} {field}: {message}; ignored")
+        _unreadable(group, f"metadata.annotations[{key!r}]", message, strict, warnings)
 
     text = annotations.get(LAST_CHECKPOINT_ANNOTATION)
     if text:
@@ -869,13 +874,10 @@ def _delay_inputs(
     annotation on the PodGroup, its pod's owners nearest first, or the pod; never for a
     PriorityClass with ``preemptionPolicy: Never``), the creation time and the last eviction.
     Unreadable values warn and are ignored (the reference does the same), or raise when strict."""
-    where = _name(group)
     inputs: dict[str, Any] = {}
 
     def unreadable(field: str, message: str) -> None:
-        if strict:
-            raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
-        warnings.append(f"{where} {field}: {message}; ignored")
+        _unreadable(group, field, message, strict, warnings)
 
     sources: list[tuple[str, object]] = [
         ("spec.preemptionDelay", _get(group, "spec.preemptionDelay", object))
