@@ -413,6 +413,8 @@ class _Simulation:
         self.tree = tree
         self.config: Config = settings.config()
         threshold = settings.legacy_priority_threshold
+        # each pass asks a session at its own instant; resolutions carry over (Session.at)
+        self.session = Session(tree, self.config, 0, legacy_priority_threshold=threshold)
         self.queues = {
             name: _Queue(name, share) for name, share in sorted(workload.deserved.items())
         }
@@ -597,12 +599,7 @@ class _Simulation:
         if sum(cap for cap, _ in groups) < need:
             queue.memo[action] = (key, None, False)
             return False
-        session = Session(
-            self.tree,
-            self.config,
-            now,
-            legacy_priority_threshold=self.settings.legacy_priority_threshold,
-        )
+        session = self.session.at(now)
         plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
         freed = 0
         ranked: list[tuple[int, list[_Job]]] = []
