@@ -52,6 +52,8 @@ PUBLIC = {
     "Selection": "minruntime.decisions",
     "Session": "minruntime.session",
     "SessionStats": "minruntime.session",
+    "SubGroup": "minruntime.jobs",
+    "SubGroupLike": "minruntime.jobs",
     "Task": "minruntime.jobs",
     "TaskLike": "minruntime.jobs",
     "TaskStatus": "minruntime.jobs",

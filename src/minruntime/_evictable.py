@@ -1,18 +1,22 @@
-"""Evictable tasks (BEHAVIOR.md section 10): which tasks of a victim may go, in sacrifice order.
+"""Evictable tasks (BEHAVIOR.md sections 10 and 18): which tasks of a victim may go, in
+sacrifice order.
 
 - not eligible at all (non-preemptible, protected and not elastic, never): none;
 - eligible and not protected (``ELIGIBLE``): every active task;
-- protected and elastic, or semi-preemptible (``DEFERRED``): per pod set the active tasks above
-  ``min_available`` (those after the first ``min_available`` in listing order).
+- protected and elastic, or semi-preemptible (``DEFERRED``): every active task outside its core
+  (:meth:`minruntime._tree.Shape.split`): the optional sub-groups whole, and the active tasks
+  of each core pod set above its ``min_available``. For a job without a sub-group tree, that is
+  per pod set the active tasks after the first ``min_available`` in listing order.
 
-The order is the sacrifice order: a caller's key sorts tasks most important first, and the
-library takes them from the other end; by default the reverse of the job's listing order.
+The order is the sacrifice order: optional sub-groups first, whole, the last listed first; then
+the other tasks, least important first: a caller's key sorts tasks most important first, and
+the library takes them from the other end; by default the reverse of the job's listing order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from minruntime._facts import JobFacts
 from minruntime.decisions import Reason
@@ -39,8 +43,22 @@ def evictable_tasks(
     reason: Reason, victim: JobFacts, order: TaskOrder | None = None
 ) -> tuple[TaskLike, ...]:
     """The tasks that may be evicted given the victim's decision, in sacrifice order."""
-    if reason is Reason.ELIGIBLE:
+    if reason is not Reason.ELIGIBLE and reason is not Reason.DEFERRED:
+        return ()
+    shape = victim.shape
+    _, optional, surplus = shape.split()
+    if reason is Reason.ELIGIBLE and not optional:
         return sacrifice_order(victim.active_tasks(), order)
-    if reason is Reason.DEFERRED:
-        return sacrifice_order(victim.surplus_tasks(), order)
-    return ()
+    first: list[TaskLike] = []
+    for node in reversed(optional):
+        first.extend(sacrifice_order(_tasks(shape.tasks_below(node)), order))
+    if reason is Reason.ELIGIBLE:
+        taken = {id(task) for task in first}
+        rest = tuple(task for task in victim.active_tasks() if id(task) not in taken)
+    else:
+        rest = _tasks(surplus)
+    return (*first, *sacrifice_order(rest, order))
+
+
+def _tasks(tasks: list[object]) -> tuple[TaskLike, ...]:
+    return cast(tuple[TaskLike, ...], tuple(tasks))

@@ -16,9 +16,12 @@ from typing import Any, Final
 from minruntime._delay import held_until_ns
 from minruntime._protection import NO_INPUTS, Inputs
 from minruntime._time import from_ns, instant_ns, to_ns
+from minruntime._tree import Shape, TreeError, build
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
+from minruntime.errors import InvalidJob
 from minruntime.jobs import (
+    Job,
     JobInputs,
     JobLike,
     PodSet,
@@ -42,9 +45,10 @@ _LEGACY: dict[int, dict[int, Preemptibility]] = {}
 
 
 class PodSetFacts:
-    """A pod set as computed once: its name, minimum, size and active tasks (listing order)."""
+    """A pod set as computed once: its name, minimum, size, active tasks (listing order) and
+    the sub-group set it belongs to (``None``: the job itself)."""
 
-    __slots__ = ("active", "min_available", "name", "size", "tasks")
+    __slots__ = ("active", "min_available", "name", "parent", "size", "tasks")
 
     def __init__(
         self,
@@ -52,12 +56,14 @@ class PodSetFacts:
         min_available: int,
         tasks: tuple[TaskLike, ...],
         active: tuple[TaskLike, ...],
+        parent: str | None = None,
     ) -> None:
         self.name = name
         self.min_available = min_available
         self.tasks = tasks
         self.size = len(tasks)
         self.active = active
+        self.parent = parent
 
     @property
     def surplus(self) -> int:
@@ -67,6 +73,14 @@ class PodSetFacts:
 
 def _is_active(task: TaskLike) -> bool:
     return TaskStatus.parse(task.status).is_active
+
+
+def _active_of(pod_set: PodSetFacts) -> tuple[TaskLike, ...]:
+    return pod_set.active
+
+
+def _tasks_of(pod_set: PodSetFacts) -> tuple[TaskLike, ...]:
+    return pod_set.tasks
 
 
 def _start(value: object, job: JobLike) -> datetime:
@@ -88,16 +102,18 @@ class JobFacts:
         barrier: the first fundamental of eligibility that fails on the victim alone, whatever
             the preemptor (``NON_PREEMPTIBLE``, ``NO_ACTIVE_TASK``, or ``NON_PREEMPTIBLE`` for a
             semi-preemptible job with nothing above its core), else ``None``.
-        elastic: some pod set has ``min_available`` below its number of tasks (any status).
+        elastic: some pod set has ``min_available`` below its number of tasks (any status), or
+            some set of its sub-group tree needs fewer children than it has (section 18).
         semi: it is semi-preemptible (its core is never evicted).
         preemptibility, preemptibility_source: effective preemptibility and what decided it.
         active_count: active tasks over all pod sets.
-        has_surplus: some pod set has more active tasks than its ``min_available``.
+        has_surplus: some active task is outside its core (for a job without a sub-group tree:
+            some pod set has more active tasks than its ``min_available``).
     """
 
     __slots__ = (
         "_inputs",
-        "_pod_sets",
+        "_shape",
         "_start_ns",
         "active_count",
         "barrier",
@@ -125,7 +141,7 @@ class JobFacts:
     preemptibility_source: PreemptibilitySource
     active_count: int
     has_surplus: bool
-    _pod_sets: tuple[PodSetFacts, ...] | None
+    _shape: Shape[PodSetFacts] | None
     _inputs: Inputs | None
     _start_ns: int | None
 
@@ -160,7 +176,7 @@ class JobFacts:
         if legacy is None:
             legacy = _LEGACY[threshold] = {}
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
-        new, utc = _new, UTC
+        new, utc, job_class = _new, UTC, Job
         for job in jobs:
             key = id(job)
             facts = get(key)
@@ -193,6 +209,20 @@ class JobFacts:
                 if active > minimum:
                     surplus = True
                 active_count += active
+            shape = None
+            if job.__class__ is job_class:
+                tree = job.sub_groups or job.min_sub_group is not None
+            else:
+                tree = (
+                    bool(getattr(job, "sub_groups", None))
+                    or getattr(job, "min_sub_group", None) is not None
+                    or any(getattr(p, "parent", None) is not None for p in job.pod_sets)
+                )
+            if tree:  # a sub-group tree: its sets may make it elastic, its core is its own
+                shape = _shape_of(job)
+                elastic = elastic or shape.elastic_sets()
+                _, optional, extra = shape.split()
+                surplus = bool(extra) or any(shape.tasks_below(node) for node in optional)
             semi = preemptibility is semi_value
             if preemptibility is non_value:
                 barrier: Reason | None = _NON_PREEMPTIBLE
@@ -218,7 +248,8 @@ class JobFacts:
             facts.preemptibility_source = source
             facts.active_count = active_count
             facts.has_surplus = surplus
-            facts._pod_sets = facts._inputs = facts._start_ns = None
+            facts._shape = shape
+            facts._inputs = facts._start_ns = None
             known[key] = facts
             append(facts)
         return result
@@ -243,31 +274,27 @@ class JobFacts:
         return self.start
 
     @property
+    def shape(self) -> Shape[PodSetFacts]:
+        """The job's sub-group tree over its pod sets (for a job without one, the degenerate
+        tree: the job needs each of its pod sets)."""
+        if self._shape is None:
+            self._shape = _shape_of(self.job)
+        return self._shape
+
+    @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:
         """Per pod set facts, in listing order."""
-        if self._pod_sets is None:
-            self._pod_sets = tuple(
-                PodSetFacts(
-                    pod_set.name,
-                    pod_set.min_available,
-                    tuple(pod_set.tasks),
-                    tuple(task for task in pod_set.tasks if _is_active(task)),
-                )
-                for pod_set in self.job.pod_sets
-            )
-        return self._pod_sets
+        return tuple(node.leaf for node in self.shape.nodes if node.leaf is not None)
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
-        """The first ``min_available`` active tasks of each pod set, in listing order."""
-        return tuple(
-            task for pod_set in self.pod_sets for task in pod_set.active[: pod_set.min_available]
-        )
+        """Its core (section 18, which for a job without a tree is section 7's: the first
+        ``min_available`` active tasks of each pod set), in listing order."""
+        return tuple(self.shape.split()[0])  # type: ignore[arg-type]
 
     def surplus_tasks(self) -> tuple[TaskLike, ...]:
-        """The active tasks above each pod set's ``min_available``, in listing order."""
-        return tuple(
-            task for pod_set in self.pod_sets for task in pod_set.active[pod_set.min_available :]
-        )
+        """The active tasks of its core pod sets above their ``min_available`` (for a job
+        without a sub-group tree: of every pod set), in listing order."""
+        return tuple(self.shape.split()[2])  # type: ignore[arg-type]
 
     def active_tasks(self) -> tuple[TaskLike, ...]:
         """Every active task, in listing order."""
@@ -290,6 +317,32 @@ class JobFacts:
             given: Any = getattr(self.job, "inputs", None)
             self._inputs = NO_INPUTS if given is None else _read_inputs(self, given)
         return self._inputs
+
+
+def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
+    """The sub-group tree of ``job`` over the facts of its pod sets."""
+    leaves = []
+    for pod_set in job.pod_sets:
+        tasks = tuple(pod_set.tasks)
+        facts = PodSetFacts(
+            pod_set.name,
+            pod_set.min_available,
+            tasks,
+            tuple(task for task in tasks if _is_active(task)),
+            getattr(pod_set, "parent", None),
+        )
+        leaves.append((facts.name, facts.parent, facts.min_available, facts))
+    sets = getattr(job, "sub_groups", None) or ()
+    try:
+        return build(
+            leaves,
+            [(node.name, node.parent, node.min_sub_group) for node in sets],
+            getattr(job, "min_sub_group", None),
+            _active_of,
+            _tasks_of,
+        )
+    except TreeError as error:
+        raise InvalidJob(f"job {job.id!r}: {error}") from None
 
 
 _new = object.__new__

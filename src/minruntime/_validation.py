@@ -1,12 +1,14 @@
-"""Scenario validation (BEHAVIOR.md section 9): would evicting exactly these tasks break a
-protection?
+"""Scenario validation (BEHAVIOR.md sections 9 and 18): would evicting exactly these tasks break
+a protection?
 
 A scenario is a preemptor plus, for each victim job, the tasks it would evict. Each victim is
-judged by one rule (docs/decisions/validator-one-rule.md): for each pod set with at least one
-evicted task, ``active - evicted >= min_available`` must hold (equality allowed; ``active``
-counts every active task of the pod set, the evicted ones included). The rule applies to a
-semi-preemptible victim always (its core is never evicted), and to any other victim while it is
-protected (by whatever :func:`~minruntime._protection.protection` says); a never min-runtime
+judged by one rule (docs/decisions/validator-one-rule.md): the eviction must keep the job's
+shape (:meth:`minruntime._tree.Shape.breaks`). For a job without a sub-group tree that is: for
+each pod set with at least one evicted task, ``active - evicted >= min_available`` (equality
+allowed; ``active`` counts every active task of the pod set, the evicted ones included); in a
+tree, a pod set may drop below its minimum where its set can do without it. The rule applies to
+a semi-preemptible victim always (its core is never evicted), and to any other victim while it
+is protected (by whatever :func:`~minruntime._protection.protection` says); a never min-runtime
 refuses any eviction at all.
 
 Tasks are matched by id and count whatever their status. A task the victim does not have raises
@@ -82,21 +84,25 @@ def validate_victim(
         kind = FailureKind.PROTECTED
     else:
         return []
+    shape = victim.shape
     failures = []
-    for pod_set in victim.pod_sets:
-        count = counts.get(pod_set.name, 0)
-        if count and len(pod_set.active) - count < pod_set.min_available:
-            failures.append(
-                Failure(
-                    victim=victim.id,
-                    kind=kind,
-                    pod_set=pod_set.name,
-                    active=len(pod_set.active),
-                    evicted=count,
-                    min_available=pod_set.min_available,
-                    min_runtime=min_runtime,
-                    protected_until=protected_until,
-                    protected_by=protected.kind if kind is FailureKind.PROTECTED else None,
-                )
+    for leaf, above, satisfied in shape.breaks(counts):
+        pod_set = leaf.leaf
+        assert pod_set is not None
+        failures.append(
+            Failure(
+                victim=victim.id,
+                kind=kind,
+                pod_set=pod_set.name,
+                active=len(pod_set.active),
+                evicted=counts[pod_set.name],
+                min_available=pod_set.min_available,
+                min_runtime=min_runtime,
+                protected_until=protected_until,
+                protected_by=protected.kind if kind is FailureKind.PROTECTED else None,
+                sub_group=above.name,
+                satisfied=None if shape.flat else satisfied,
+                needed=None if shape.flat else above.need,
             )
+        )
     return failures

@@ -326,7 +326,18 @@ class Failure:
     """One victim pod set (or, for never, the whole victim) that a scenario would break.
 
     ``pod_set`` is ``None`` for a never failure; ``active``, ``evicted`` and ``min_available``
-    are that pod set's numbers (for never, ``evicted`` is the whole count).
+    are that pod set's numbers (for never, ``evicted`` is the whole count). For a job with a
+    sub-group tree (BEHAVIOR.md section 18), a pod set may drop below its minimum where its set
+    can do without it; ``needed`` is then set, and ``sub_group`` names the set that could not
+    (``None``: the job itself), which would keep ``satisfied`` of the ``needed`` satisfied
+    children it needs.
+
+    >>> from minruntime import MinRuntime
+    >>> failure = Failure(victim="serve", kind=FailureKind.CORE, pod_set="decode-0", active=2,
+    ...                   evicted=2, min_available=2, min_runtime=MinRuntime("1h"),
+    ...                   sub_group="decode", satisfied=0, needed=1)
+    >>> print(failure)
+    job 'serve' pod set 'decode-0': 2 active - 2 evicted = 0 < min_available 2, and sub-group 'decode' would keep 0 of the 1 satisfied sub-group(s) it needs (semi-preemptible core)
     """
 
     victim: Hashable
@@ -339,6 +350,13 @@ class Failure:
     protected_until: datetime | None = None
     protected_by: ProtectionKind | None = None
     """What protects the victim (for a ``PROTECTED`` failure)."""
+    sub_group: str | None = None
+    """For a job with a sub-group tree: the set that would no longer be satisfied (``None``:
+    the job itself)."""
+    satisfied: int | None = None
+    """For a job with a sub-group tree: how many of that set's children would be satisfied."""
+    needed: int | None = None
+    """For a job with a sub-group tree: how many satisfied children that set needs."""
 
     def _by(self) -> str:
         if self.protected_by in _BY_MIN_RUNTIME:
@@ -356,6 +374,12 @@ class Failure:
             f"{self.active} active - {self.evicted} evicted = {left} < "
             f"min_available {self.min_available}"
         )
+        if self.needed is not None:
+            where = "the job" if self.sub_group is None else f"sub-group {self.sub_group!r}"
+            numbers += (
+                f", and {where} would keep {self.satisfied} of the {self.needed} satisfied "
+                "sub-group(s) it needs"
+            )
         if self.kind is FailureKind.CORE:
             return (
                 f"job {self.victim!r} pod set {self.pod_set!r}: {numbers} (semi-preemptible core)"

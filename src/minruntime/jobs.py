@@ -29,8 +29,10 @@ from minruntime._fields import (
     read_optional_min_runtime,
     read_optional_positive_duration,
     reported,
+    where,
 )
 from minruntime._time import Instant, from_ns, to_ns
+from minruntime._tree import TreeError, link
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidJob
 from minruntime.preemptibility import Preemptibility
@@ -43,6 +45,8 @@ __all__ = [
     "JobLike",
     "PodSet",
     "PodSetLike",
+    "SubGroup",
+    "SubGroupLike",
     "Task",
     "TaskLike",
     "TaskStatus",
@@ -156,7 +160,8 @@ class TaskLike(Protocol):
 
 
 class PodSetLike(Protocol):
-    """What the library reads of a pod set (sub-group)."""
+    """What the library reads of a pod set (a leaf sub-group); a ``parent`` attribute (the name
+    of its sub-group set, BEHAVIOR.md section 18), where it exists, is read too."""
 
     @property
     def name(self) -> str: ...
@@ -168,13 +173,28 @@ class PodSetLike(Protocol):
     def tasks(self) -> Sequence[TaskLike]: ...
 
 
+class SubGroupLike(Protocol):
+    """What the library reads of a sub-group set (BEHAVIOR.md section 18)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def parent(self) -> str | None: ...
+
+    @property
+    def min_sub_group(self) -> int | None: ...
+
+
 class JobLike(Protocol):
     """What the library reads of a job; a scheduler's own job objects may satisfy it directly.
 
     ``preemptibility`` may be a :class:`~minruntime.Preemptibility`, one of its spellings,
     ``""`` or ``None`` (then the legacy priority rule decides). ``start_time`` is an aware
-    datetime, POSIX seconds, or ``None`` (never started: not protected). An ``inputs``
-    attribute (a :class:`JobInputs`), where it exists, is read too.
+    datetime, POSIX seconds, or ``None`` (never started: not protected). Where they exist, an
+    ``inputs`` attribute (a :class:`JobInputs`) and the sub-group tree's ``sub_groups`` (a
+    sequence of :class:`SubGroupLike`) and ``min_sub_group`` (the job's own, an int or
+    ``None``) are read too.
     """
 
     @property
@@ -269,26 +289,80 @@ def count_active(tasks: Iterable[TaskLike]) -> int:
         return sum(TaskStatus.parse(task.status).is_active for task in tasks)
 
 
+def _optional_name(instance: object, field: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (not isinstance(value, str) or not value):
+        raise InvalidJob(
+            f"{where(instance, field)}: expected a non-empty name or None, got {value!r:.60}"
+        )
+
+
 @attrs.frozen
 class PodSet:
-    """A pod set (sub-group) of a job: a name, ``min_available`` and its tasks.
+    """A pod set (a leaf sub-group) of a job: a name, ``min_available`` and its tasks, and the
+    sub-group set it belongs to in a sub-group tree (BEHAVIOR.md section 18), if any.
+
+    Args:
+        name: unique within its job; default ``"default"``.
+        min_available: how many of its tasks must be active for it to be satisfied.
+        tasks: its tasks, in listing order.
+        parent: the name of its :class:`SubGroup` (keyword only); ``None``: the job itself.
 
     Raises:
-        InvalidJob: for a ``min_available`` that is not an integer >= 0.
+        InvalidJob: for a ``min_available`` that is not an integer >= 0, or an empty parent.
 
     >>> PodSet(min_available=1, tasks=[Task("a")])
-    PodSet(name='default', min_available=1, tasks=(Task(id='a', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0),))
+    PodSet(name='default', min_available=1, tasks=(Task(id='a', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0),), parent=None)
     """
 
     name: str = DEFAULT_POD_SET
     min_available: int = attrs.field(default=1, validator=non_negative_int(InvalidJob))
     tasks: tuple[Task, ...] = attrs.field(default=(), converter=_to_tasks)
+    parent: str | None = attrs.field(default=None, kw_only=True, validator=_optional_name)
     # a PodSet is immutable: its active tasks are counted once, when it is built, rather than by
     # every session that asks about it (minruntime._facts)
     _active: int = attrs.field(init=False, repr=False, eq=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_active", count_active(self.tasks))
+
+
+def _name(instance: object, field: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, str) or not value:
+        raise InvalidJob(f"{where(instance, field)}: expected a non-empty name, got {value!r:.60}")
+
+
+@attrs.frozen
+class SubGroup:
+    """A sub-group set of a job's sub-group tree (BEHAVIOR.md section 18): it holds other
+    sub-groups (sets, or pod sets naming it as their ``parent``), not tasks.
+
+    Args:
+        name: unique among the job's sub-groups and pod sets.
+        parent: the set it belongs to; ``None``: the job itself.
+        min_sub_group: how many of its children must be satisfied for it to be; ``None``
+            (default): all of them.
+
+    Raises:
+        InvalidJob: for an empty name or parent, or a ``min_sub_group`` that is not an
+            integer >= 0.
+
+    >>> decode = SubGroup("decode", min_sub_group=1)
+    >>> job = Job("serve", "q", sub_groups=[decode], pod_sets=[
+    ...     PodSet("decode-0", 2, [Task("a"), Task("b")], parent="decode"),
+    ...     PodSet("decode-1", 2, [Task("c"), Task("d")], parent="decode")])
+    >>> [s.name for s in job.sub_groups]
+    ['decode']
+    """
+
+    name: str = attrs.field(validator=_name)
+    parent: str | None = attrs.field(default=None, validator=_optional_name)
+    min_sub_group: int | None = attrs.field(
+        default=None, validator=non_negative_int(InvalidJob, optional=True)
+    )
+
+
+def _to_sub_groups(sub_groups: Iterable[SubGroup]) -> tuple[SubGroup, ...]:
+    return tuple(sub_groups)
 
 
 def _preemptibility(value: object) -> Preemptibility:
@@ -323,6 +397,23 @@ def _check_pod_sets(
         names = [pod_set.name for pod_set in pod_sets]
         if len(set(names)) != len(names):
             raise InvalidJob(f"job {instance.id!r}: duplicate pod set names in {names}")
+
+
+def _check_tree(instance: Job, field: attrs.Attribute[Any], value: object) -> None:
+    """A job with a sub-group tree: its shape must be one (BEHAVIOR.md section 18)."""
+    if (
+        instance.sub_groups
+        or instance.min_sub_group is not None
+        or any(pod_set.parent is not None for pod_set in instance.pod_sets)
+    ):
+        try:
+            link(
+                [(p.name, p.parent, p.min_available, p) for p in instance.pod_sets],
+                [(s.name, s.parent, s.min_sub_group) for s in instance.sub_groups],
+                instance.min_sub_group,
+            )
+        except TreeError as error:
+            raise InvalidJob(f"job {instance.id!r}: {error}") from None
 
 
 def _to_evictions(value: object) -> tuple[datetime, ...] | int:
@@ -416,10 +507,15 @@ class Job:
         pod_sets: its pod sets; by default one empty ``"default"`` pod set.
         inputs: its checkpoint, eviction and request inputs (BEHAVIOR.md section 16), or
             ``None``.
+        sub_groups: the sets of its sub-group tree (BEHAVIOR.md section 18); default none.
+        min_sub_group: how many of its top-level sub-groups (sets, or pod sets with no parent)
+            must be satisfied for the job to be; ``None`` (default): all.
 
     Raises:
         InvalidPreemptibility: for a preemptibility that is none of the accepted spellings.
-        InvalidJob: for duplicate pod set names or inputs that are not a ``JobInputs``.
+        InvalidJob: for duplicate pod set names, inputs that are not a ``JobInputs``, or a
+            sub-group tree that is not one (an unknown parent, a cycle, a set with nothing below
+            it, a ``min_sub_group`` above the number of children), naming the sub-group.
         InvalidTimestamp: for a naive or malformed start time.
 
     >>> Job("j", "q", preemptibility="Non-Preemptible", start_time=60).start_time
@@ -438,6 +534,14 @@ class Job:
         factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
     )
     inputs: JobInputs | None = attrs.field(default=None, kw_only=True, converter=_to_inputs)
+    sub_groups: tuple[SubGroup, ...] = attrs.field(
+        default=(), kw_only=True, converter=_to_sub_groups
+    )
+    min_sub_group: int | None = attrs.field(
+        default=None,
+        kw_only=True,
+        validator=[non_negative_int(InvalidJob, optional=True), _check_tree],
+    )
 
     def tasks(self) -> tuple[Task, ...]:
         """Every task of every pod set, in listing order.

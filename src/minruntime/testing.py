@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from minruntime.config import Config
 from minruntime.decisions import Action
 from minruntime.durations import MinRuntime
-from minruntime.jobs import Job, PodSet, Task, TaskStatus
+from minruntime.jobs import Job, PodSet, SubGroup, Task, TaskStatus
 from minruntime.preemptibility import Preemptibility
 from minruntime.queues import Queue, QueueTree
 from minruntime.session import Session
@@ -36,6 +36,7 @@ __all__ = [
     "optional_min_runtimes",
     "queue_trees",
     "situations",
+    "sub_group_trees",
     "task_statuses",
 ]
 
@@ -123,6 +124,75 @@ def task_statuses() -> st.SearchStrategy[TaskStatus]:
 
 
 @st.composite
+def sub_group_trees(
+    draw: st.DrawFn,
+    *,
+    id: str = "tree",
+    max_sets: int = 4,
+    max_pod_sets: int = 6,
+    max_tasks: int = 4,
+    all_required: bool = False,
+) -> tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]]:
+    """Random sub-group trees (BEHAVIOR.md section 18): ``(sub_groups, min_sub_group,
+    pod_sets)`` for a :class:`~minruntime.Job`.
+
+    Sets ``s0``, ``s1``, ... each under the job or an earlier set, each with at least one pod
+    set below it; pod sets ``p0``, ``p1``, ... under the job or a set, listed in a random order;
+    a random ``min_sub_group`` (``None``, or 0 to the number of children) on the job and on each
+    set, unless ``all_required`` (then every set needs all of its children: the degenerate tree
+    that must act as its pod sets alone). Tasks ``<id>/<pod set>/<n>`` with random statuses,
+    running most often.
+
+    >>> from hypothesis import given
+    >>> from minruntime import Job
+    >>> @given(sub_group_trees())
+    ... def test_every_tree_makes_a_job(tree):
+    ...     sub_groups, min_sub_group, pod_sets = tree
+    ...     Job("j", "q", sub_groups=sub_groups, min_sub_group=min_sub_group, pod_sets=pod_sets)
+    >>> test_every_tree_makes_a_job()
+    """
+    set_count = draw(st.integers(0, max_sets))
+    set_parents = [
+        draw(st.one_of(st.none(), st.integers(0, i - 1))) if i else None for i in range(set_count)
+    ]
+    # one pod set under each set (so that every set has one below it), then a few more anywhere
+    extra = draw(st.integers(1 if not set_count else 0, max(1, max_pod_sets - set_count)))
+    leaf_parents: list[int | None] = [*range(set_count)]
+    leaf_parents += [
+        draw(st.one_of(st.none(), st.integers(0, set_count - 1))) if set_count else None
+        for _ in range(extra)
+    ]
+    order = draw(st.permutations(range(len(leaf_parents))))
+    children: dict[int | None, int] = {}
+    for parent in (*set_parents, *leaf_parents):
+        children[parent] = children.get(parent, 0) + 1
+
+    def need(key: int | None) -> int | None:
+        if all_required:
+            return None
+        return draw(st.one_of(st.none(), st.integers(0, children.get(key, 0))))
+
+    sub_groups = tuple(
+        SubGroup(f"s{i}", None if parent is None else f"s{parent}", need(i))
+        for i, parent in enumerate(set_parents)
+    )
+    pod_sets = []
+    for index in order:
+        parent = leaf_parents[index]
+        size = draw(st.integers(0, max_tasks))
+        tasks = [Task(f"{id}/p{index}/{t}", draw(task_statuses())) for t in range(size)]
+        pod_sets.append(
+            PodSet(
+                f"p{index}",
+                min_available=draw(st.integers(0, max_tasks)),
+                tasks=tasks,
+                parent=None if parent is None else f"s{parent}",
+            )
+        )
+    return sub_groups, need(None), tuple(pod_sets)
+
+
+@st.composite
 def jobs(
     draw: st.DrawFn,
     *,
@@ -131,16 +201,24 @@ def jobs(
     max_pod_sets: int = 3,
     max_tasks: int = 5,
     start_within: timedelta = timedelta(hours=4),
+    trees: bool = False,
 ) -> Job:
-    """Random jobs in one of ``queues``: priorities, preemptibility, pod sets, statuses.
+    """Random jobs in one of ``queues``: priorities, preemptibility, pod sets, statuses, and,
+    with ``trees``, sub-group trees half of the time (:func:`sub_group_trees`).
 
     Start times fall within ``start_within`` before or slightly after :data:`BASE_TIME`, or are
     missing.
     """
     job_id = id if id is not None else draw(st.uuids().map(lambda u: f"job-{u.hex[:8]}"))
-    pod_set_count = draw(st.integers(1, max_pod_sets))
-    pod_sets = []
-    for p in range(pod_set_count):
+    sub_groups: tuple[SubGroup, ...] = ()
+    min_sub_group = None
+    pod_sets: list[PodSet] = []
+    if trees and draw(st.booleans()):
+        sub_groups, min_sub_group, tree_pod_sets = draw(
+            sub_group_trees(id=job_id, max_tasks=max_tasks)
+        )
+        pod_sets.extend(tree_pod_sets)
+    for p in range(0 if pod_sets else draw(st.integers(1, max_pod_sets))):
         size = draw(st.integers(0, max_tasks))
         tasks = [Task(f"{job_id}/{p}/{t}", draw(task_statuses())) for t in range(size)]
         pod_sets.append(
@@ -163,6 +241,8 @@ def jobs(
         preemptibility=draw(st.one_of(st.none(), st.sampled_from(list(Preemptibility)))),
         start_time=None if offset is None else BASE_TIME + timedelta(seconds=offset),
         pod_sets=pod_sets,
+        sub_groups=sub_groups,
+        min_sub_group=min_sub_group,
     )
 
 
@@ -184,12 +264,15 @@ class Situation:
 
 
 @st.composite
-def situations(draw: st.DrawFn, *, max_queues: int = 3, max_victims: int = 8) -> Situation:
+def situations(
+    draw: st.DrawFn, *, max_queues: int = 3, max_victims: int = 8, trees: bool = False
+) -> Situation:
     """Random situations biased towards real candidates, for property tests of a scheduler.
 
     Small random trees with random settings and node-pool defaults; for preempt most victims
     share the preemptor's queue; some victims sit in a queue that is not in the tree
-    (``"ghost"``); most start near ``now``; the preemptor itself is sometimes among them.
+    (``"ghost"``); most start near ``now``; the preemptor itself is sometimes among them. With
+    ``trees``, half of the jobs have sub-group trees.
 
     >>> from hypothesis import given
     >>> @given(situations())
@@ -213,12 +296,12 @@ def situations(draw: st.DrawFn, *, max_queues: int = 3, max_victims: int = 8) ->
     seconds = st.one_of(st.integers(-900, 6 * 3600), st.integers(0, 16 * 86_400))
     now = BASE_TIME + timedelta(seconds=draw(seconds))
     action = draw(st.sampled_from(list(Action)))
-    preemptor = draw(jobs(queues=names))
+    preemptor = draw(jobs(queues=names, trees=trees))
     preemptor = attrs.evolve(preemptor, priority=draw(st.sampled_from([50, 100, 125, 200])))
     victim_queues = (preemptor.queue,) * 4 + names if action is Action.PREEMPT else names
     victims = []
     for _ in range(draw(st.integers(0, max_victims))):
-        victim = draw(jobs(queues=victim_queues))
+        victim = draw(jobs(queues=victim_queues, trees=trees))
         if draw(st.integers(0, 3)):
             ago = timedelta(seconds=draw(st.integers(-600, 6 * 3600)))
             victim = attrs.evolve(victim, start_time=now - ago)

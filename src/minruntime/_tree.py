@@ -1,0 +1,290 @@
+"""Sub-group trees (BEHAVIOR.md section 18): a job's shape, what it needs to stay whole, what
+may go, and what an eviction breaks (private).
+
+A job's pod sets are the leaves of a tree whose inner nodes are its sub-group sets
+(:class:`~minruntime.SubGroup`). A leaf needs ``min_available`` active tasks; a set needs
+``min_sub_group`` satisfied children (all when unset); the root is the job itself, with the
+job's ``min_sub_group``. The *listing order* is the order of the job's pod sets: a set comes
+where its first pod set comes (docs/decisions/sub-group-listing-order.md).
+
+A job without sets is the degenerate tree (the root needs all of its pod sets), and every rule
+here then reduces to sections 7-10:
+
+- **keep** (the core): at a leaf its first ``min_available`` active tasks; at a set that is
+  satisfied, the first ``min_sub_group`` satisfied children in listing order, each keeping its
+  own core; at a set that is not, every child, each keeping its own core
+  (docs/decisions/sub-group-core.md). Children outside the core are *optional*: they go whole.
+- **breaks** (scenario validation): a leaf is *lost* by an eviction when it loses tasks and
+  ends below ``min_available``. The eviction keeps the job's shape iff every lost leaf has an
+  ancestor (a set, or the job itself) that is satisfied after it: some set above it can do
+  without it (docs/decisions/sub-group-validation.md).
+- the shape's **elasticity**: some set needs fewer children than it has.
+
+Every function reads the shape built once per job by :func:`build` (facts keep it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, TypeVar
+
+__all__ = ["Node", "Shape", "TreeError", "build", "link"]
+
+L = TypeVar("L")
+
+
+class TreeError(ValueError):
+    """A malformed tree; ``sub_group`` names the sub-group (set or pod set) at fault."""
+
+    def __init__(self, message: str, sub_group: str) -> None:
+        super().__init__(message)
+        self.sub_group = sub_group
+
+
+class Node(Generic[L]):
+    """One node of a shape: a leaf (``leaf`` is its payload) or a set (``leaf`` is ``None``).
+
+    ``need`` is what satisfies it: active tasks for a leaf, satisfied children for a set.
+    """
+
+    __slots__ = ("children", "leaf", "name", "need", "parent")
+
+    def __init__(self, name: str | None, need: int, leaf: L | None) -> None:
+        self.name = name
+        self.need = need
+        self.leaf = leaf
+        self.children: list[Node[L]] = []
+        self.parent: Node[L] | None = None
+
+    def __repr__(self) -> str:
+        kind = "leaf" if self.leaf is not None else "set"
+        return f"<{kind} {self.name!r} need={self.need} children={len(self.children)}>"
+
+
+def link(
+    leaves: Sequence[tuple[str, str | None, int, L]],
+    sets: Iterable[tuple[str, str | None, int | None]],
+    root_need: int | None,
+) -> Node[L]:
+    """Link pod sets (``name, parent, min_available, payload``, in listing order) and sets
+    (``name, parent, min_sub_group``) into a tree; return its root (the job, name ``None``).
+
+    Raises:
+        TreeError: for two sub-groups of one name, a parent that is no set of the job, a cycle
+            of parents, a set with no children, or a ``min_sub_group`` above its children.
+    """
+    nodes: dict[str, Node[L]] = {}
+    parents: dict[str, str | None] = {}
+    for name, parent, minimum, payload in leaves:
+        if name in nodes:
+            raise TreeError(f"two pod sets are named {name!r}", name)
+        nodes[name] = Node(name, minimum, payload)
+        parents[name] = parent
+    set_needs: dict[str, int | None] = {}
+    for name, parent, min_sub_group in sets:
+        if name in nodes:
+            what = "pod set" if nodes[name].leaf is not None else "sub-group set"
+            raise TreeError(f"sub-group {name!r} has the name of a {what}", name)
+        nodes[name] = Node(name, 0, None)
+        parents[name] = parent
+        set_needs[name] = min_sub_group
+    root: Node[L] = Node(None, 0, None)
+    for name, parent in parents.items():
+        node = nodes[name]
+        if parent is None:
+            node.parent = root
+            continue
+        above = nodes.get(parent)
+        if above is None or above.leaf is not None:
+            what = (
+                "is a pod set, which holds tasks, not sub-groups"
+                if above
+                else "is not a sub-group set of the job"
+            )
+            raise TreeError(f"sub-group {name!r}: its parent {parent!r} {what}", name)
+        node.parent = above
+    for name in set_needs:  # a parent chain that never reaches the root is a cycle
+        seen = {name}
+        above = nodes[name].parent
+        while above is not None and above is not root:
+            assert above.name is not None
+            if above.name in seen:
+                raise TreeError(f"sub-group {name!r}: its parents form a cycle", name)
+            seen.add(above.name)
+            above = above.parent
+    # children in listing order: a set comes where its first pod set comes
+    for name, _, _, _ in leaves:
+        node = nodes[name]
+        while node.parent is not None and node not in node.parent.children:
+            node.parent.children.append(node)
+            node = node.parent
+    for name, wanted in set_needs.items():
+        node = nodes[name]
+        if not node.children:
+            raise TreeError(
+                f"sub-group {name!r} has no pod set below it (a set needs children; a leaf "
+                "holding tasks is a pod set)",
+                name,
+            )
+        node.need = _need(name, wanted, len(node.children))
+    root.need = _need(None, root_need, len(root.children))
+    return root
+
+
+def _need(name: str | None, wanted: int | None, children: int) -> int:
+    if wanted is None:
+        return children
+    if wanted > children:
+        if name is None:
+            message = f"min_sub_group {wanted} is more than its {children} top-level sub-group(s)"
+        else:
+            message = (
+                f"sub-group {name!r}: min_sub_group {wanted} is more than its {children} children"
+            )
+        raise TreeError(message, name or "")
+    return wanted
+
+
+class Shape(Generic[L]):
+    """A job's tree, with its nodes in listing order (pre-order) and bottom-up (post-order).
+
+    ``active`` maps a leaf payload to its active tasks (listing order); ``tasks`` to all of its
+    tasks.
+    """
+
+    __slots__ = ("active", "flat", "nodes", "root", "tasks")
+
+    def __init__(
+        self,
+        root: Node[L],
+        active: Callable[[L], Sequence[object]],
+        tasks: Callable[[L], Sequence[object]],
+    ) -> None:
+        self.root = root
+        self.active = active
+        self.tasks = tasks
+        order: list[Node[L]] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(reversed(node.children))
+        self.nodes = order
+        self.flat = all(child.leaf is not None for child in root.children) and root.need == len(
+            root.children
+        )
+
+    def leaves(self) -> list[Node[L]]:
+        """The leaves in listing order."""
+        return [node for node in self.nodes if node.leaf is not None]
+
+    # -- satisfaction ---------------------------------------------------------------------------
+
+    def satisfied(self, evicted: dict[str, int] | None = None) -> dict[int, bool]:
+        """``id(node)`` -> satisfied, with ``evicted`` tasks per leaf name taken away first."""
+        result: dict[int, bool] = {}
+        for node in reversed(self.nodes):
+            if node.leaf is not None:
+                left = len(self.active(node.leaf))
+                if evicted:
+                    left -= evicted.get(node.name or "", 0)
+                result[id(node)] = left >= node.need
+            else:
+                count = sum(result[id(child)] for child in node.children)
+                result[id(node)] = count >= node.need
+        return result
+
+    def satisfied_children(self, node: Node[L], satisfied: dict[int, bool]) -> int:
+        """How many of ``node``'s children are satisfied."""
+        return sum(satisfied[id(child)] for child in node.children)
+
+    def elastic_sets(self) -> bool:
+        """Some set (the job itself included) needs fewer children than it has."""
+        return any(node.leaf is None and node.need < len(node.children) for node in self.nodes)
+
+    # -- the core ---------------------------------------------------------------------------
+
+    def split(self) -> tuple[list[object], list[Node[L]], list[object]]:
+        """The core tasks, the optional nodes (whole, listing order) and the surplus tasks (the
+        active tasks of core leaves beyond their ``min_available``), each in listing order."""
+        core: list[object] = []
+        optional: list[Node[L]] = []
+        surplus: list[object] = []
+
+        def keep(leaf: Node[L]) -> None:  # a core leaf: its first min_available active tasks
+            assert leaf.leaf is not None
+            active = self.active(leaf.leaf)
+            core.extend(active[: leaf.need])
+            surplus.extend(active[leaf.need :])
+
+        if self.flat:  # the job needs each pod set: each keeps its own core, nothing is optional
+            for leaf in self.nodes[1:]:
+                keep(leaf)
+            return core, optional, surplus
+        satisfied = self.satisfied()
+
+        def walk(node: Node[L]) -> None:
+            if node.leaf is not None:
+                keep(node)
+                return
+            kept = node.children
+            if satisfied[id(node)]:  # the first min_sub_group satisfied children
+                chosen = [child for child in node.children if satisfied[id(child)]][: node.need]
+                kept = [child for child in node.children if child in chosen]
+            for child in node.children:
+                if child in kept:
+                    walk(child)
+                else:
+                    optional.append(child)
+
+        walk(self.root)
+        return core, optional, surplus
+
+    def tasks_below(self, node: Node[L], active: bool = True) -> list[object]:
+        """The (active) tasks of every leaf below ``node``, in listing order."""
+        read = self.active if active else self.tasks
+        found: list[object] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.leaf is not None:
+                found.extend(read(current.leaf))
+            stack.extend(reversed(current.children))
+        return found
+
+    # -- validation -------------------------------------------------------------------------
+
+    def breaks(self, evicted: dict[str, int]) -> list[tuple[Node[L], Node[L], int]]:
+        """What evicting ``evicted`` tasks per leaf breaks: for each lost leaf (one that loses
+        tasks and ends below its ``min_available``) with no ancestor satisfied after the
+        eviction, ``(leaf, the set to blame, its satisfied children after)``. The set to blame
+        is the highest ancestor that was satisfied and no longer is, else the leaf's parent;
+        the root (name ``None``) is the job itself. Empty: the job keeps its shape.
+        """
+        before = self.satisfied()
+        after = self.satisfied(evicted)
+        found: list[tuple[Node[L], Node[L], int]] = []
+        for leaf in self.nodes:
+            if leaf.leaf is None or not evicted.get(leaf.name or "") or after[id(leaf)]:
+                continue
+            above = leaf.parent
+            blamed = above
+            while above is not None and not after[id(above)]:
+                if before[id(above)]:
+                    blamed = above
+                above = above.parent
+            if above is None:  # no set above it can do without it, the job included
+                assert blamed is not None
+                found.append((leaf, blamed, self.satisfied_children(blamed, after)))
+        return found
+
+
+def build(
+    leaves: Sequence[tuple[str, str | None, int, L]],
+    sets: Iterable[tuple[str, str | None, int | None]],
+    root_need: int | None,
+    active: Callable[[L], Sequence[object]],
+    tasks: Callable[[L], Sequence[object]],
+) -> Shape[L]:
+    """Link and wrap: the :class:`Shape` of a job (see :func:`link` for its errors)."""
+    return Shape(link(leaves, sets, root_need), active, tasks)

@@ -1,0 +1,561 @@
+"""Sub-group trees (BEHAVIOR.md section 18): the model, its rules with exact values, the trees
+that must reduce to sections 7-10, and properties over random trees."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import attrs
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from minruntime import (
+    Config,
+    FailureKind,
+    InvalidJob,
+    Job,
+    PodSet,
+    Queue,
+    QueueTree,
+    Reason,
+    Session,
+    SubGroup,
+    Task,
+)
+from minruntime._facts import JobFacts
+from minruntime.testing import sub_group_trees
+
+HOUR_QUEUE = QueueTree([Queue("q", preempt_min_runtime="1h")])
+PREEMPTOR = Job("p", "q", priority=100)
+UNTIL = "1970-01-01T01:00:00Z"
+
+
+def session(now: int = 600) -> Session:
+    """Victims started at 0 are protected (1h) at 600, free at 3600."""
+    return Session(HOUR_QUEUE, Config(), now=now)
+
+
+def leaf(name: str, minimum: int, statuses: str = "RR", parent: str | None = None) -> PodSet:
+    """A pod set whose tasks are ``<name>-<n>``, one per letter: R running, P pending."""
+    status = {"R": "Running", "P": "Pending"}
+    tasks = [Task(f"{name}-{n}", status[s]) for n, s in enumerate(statuses)]
+    return PodSet(name, minimum, tasks, parent=parent)
+
+
+def serve(
+    *, statuses: Sequence[str] = ("RR",) * 4, min_sub_group: int | None = 3, **kwargs: object
+) -> Job:
+    """The reference design's disaggregated inference: 3 of 4 prefill replicas of 2 pods."""
+    pod_sets = [leaf(f"prefill-{i}", 2, s) for i, s in enumerate(statuses)]
+    return Job(
+        "serve",
+        "q",
+        start_time=0,
+        min_sub_group=min_sub_group,
+        pod_sets=pod_sets,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def ids(tasks: Sequence[object]) -> list[str]:
+    return [task.id for task in tasks]  # type: ignore[attr-defined]
+
+
+def evict(job: Job, *task_ids: str, now: int = 600) -> list[str]:
+    return [
+        str(f) for f in session(now).validate("preempt", PREEMPTOR, {job: list(task_ids)}).failures
+    ]
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"sub_groups": [SubGroup("d")], "pod_sets": [PodSet("a", parent="e")]},
+            "job 'j': sub-group 'a': its parent 'e' is not a sub-group set of the job",
+        ),
+        (
+            {"pod_sets": [PodSet("a"), PodSet("b", parent="a")]},
+            "job 'j': sub-group 'b': its parent 'a' is a pod set, which holds tasks, not sub-groups",
+        ),
+        (
+            {
+                "sub_groups": [SubGroup("d", parent="e"), SubGroup("e", parent="d")],
+                "pod_sets": [PodSet("a", parent="d")],
+            },
+            "job 'j': sub-group 'd': its parents form a cycle",
+        ),
+        (
+            {"sub_groups": [SubGroup("d")]},
+            "job 'j': sub-group 'd' has no pod set below it (a set needs children; a leaf "
+            "holding tasks is a pod set)",
+        ),
+        (
+            {"sub_groups": [SubGroup("d", min_sub_group=3)], "pod_sets": [PodSet("a", parent="d")]},
+            "job 'j': sub-group 'd': min_sub_group 3 is more than its 1 children",
+        ),
+        (
+            {"min_sub_group": 2},
+            "job 'j': min_sub_group 2 is more than its 1 top-level sub-group(s)",
+        ),
+        (
+            {"sub_groups": [SubGroup("a")], "pod_sets": [PodSet("a")]},
+            "job 'j': sub-group 'a' has the name of a pod set",
+        ),
+        (
+            {"sub_groups": [SubGroup("s"), SubGroup("s")], "pod_sets": [PodSet("a", parent="s")]},
+            "job 'j': sub-group 's' has the name of a sub-group set",
+        ),
+        (
+            {"min_sub_group": -1},
+            "Job 'j' min_sub_group: expected an integer >= 0 or None, got -1",
+        ),
+    ],
+)
+def test_a_malformed_tree_is_an_error_naming_the_job_and_the_sub_group(
+    kwargs: dict[str, object], message: str
+) -> None:
+    with pytest.raises(InvalidJob) as caught:
+        Job("j", "q", **kwargs)  # type: ignore[arg-type]
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: SubGroup(""), "SubGroup '' name: expected a non-empty name, got ''"),
+        (
+            lambda: SubGroup("s", parent=""),
+            "SubGroup 's' parent: expected a non-empty name or None, got ''",
+        ),
+        (
+            lambda: SubGroup("s", min_sub_group=True),
+            "SubGroup 's' min_sub_group: expected an integer >= 0 or None, got True",
+        ),
+        (
+            lambda: PodSet("a", parent=3),  # type: ignore[arg-type]
+            "PodSet 'a' parent: expected a non-empty name or None, got 3",
+        ),
+    ],
+)
+def test_a_bad_sub_group_field_is_an_error_naming_it(build: object, message: str) -> None:
+    with pytest.raises(InvalidJob) as caught:
+        build()  # type: ignore[operator]
+    assert str(caught.value) == message
+
+
+def test_a_set_needing_fewer_children_than_it_has_makes_the_job_elastic() -> None:
+    assert JobFacts.of(serve()).elastic
+    assert not JobFacts.of(serve(min_sub_group=None)).elastic  # every leaf at its minimum
+    nested = Job(
+        "n",
+        "q",
+        sub_groups=[SubGroup("g", min_sub_group=1)],
+        pod_sets=[leaf("a", 2, parent="g"), leaf("b", 2, parent="g")],
+    )
+    assert JobFacts.of(nested).elastic
+    zero = Job(
+        "z",
+        "q",
+        sub_groups=[SubGroup("g", min_sub_group=2)],
+        pod_sets=[leaf("a", 2, parent="g"), leaf("b", 2, parent="g")],
+    )
+    assert not JobFacts.of(zero).elastic
+
+
+# -- evictable tasks and the core ---------------------------------------------------------------
+
+
+def test_an_optional_replica_goes_whole_while_the_job_is_protected() -> None:
+    s = session()
+    assert s.explain("preempt", PREEMPTOR, serve()).reason is Reason.DEFERRED
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, serve())) == ["prefill-3-1", "prefill-3-0"]
+
+
+def test_the_core_takes_satisfied_replicas_first() -> None:
+    # prefill-0 has one of its two pods: the core is the first three satisfied replicas
+    job = serve(statuses=("RP", "RR", "RR", "RR"))
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == ["prefill-0-0"]
+    semi = serve(statuses=("RP", "RR", "RR", "RR"), preemptibility="semi-preemptible")
+    assert ids(session().core_tasks(semi)) == [
+        "prefill-1-0",
+        "prefill-1-1",
+        "prefill-2-0",
+        "prefill-2-1",
+        "prefill-3-0",
+        "prefill-3-1",
+    ]
+
+
+def test_once_unprotected_optional_replicas_go_first_then_the_rest_in_reverse() -> None:
+    assert ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, serve())) == [
+        "prefill-3-1",
+        "prefill-3-0",
+        "prefill-2-1",
+        "prefill-2-0",
+        "prefill-1-1",
+        "prefill-1-0",
+        "prefill-0-1",
+        "prefill-0-0",
+    ]
+
+
+def two_level(**kwargs: object) -> Job:
+    """The reference design's leader-worker tree: decode and prefill, each 1 leader and 4 of 6
+    workers; every set needs all of its children."""
+    return Job(
+        "lws",
+        "q",
+        start_time=0,
+        sub_groups=[SubGroup("decode"), SubGroup("prefill")],
+        pod_sets=[
+            leaf("decode-leaders", 1, "R", parent="decode"),
+            leaf("decode-workers", 4, "RRRRRR", parent="decode"),
+            leaf("prefill-leaders", 1, "R", parent="prefill"),
+            leaf("prefill-workers", 4, "RRRRRR", parent="prefill"),
+        ],
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_the_semi_preemptible_core_of_a_tree_is_the_reference_designs_ten_pods() -> None:
+    job = two_level(preemptibility="semi-preemptible")
+    core = session().core_tasks(job)
+    assert len(core) == 10  # (1 + 4) + (1 + 4), the reference design's own figure
+    assert ids(core) == [
+        "decode-leaders-0",
+        *(f"decode-workers-{n}" for n in range(4)),
+        "prefill-leaders-0",
+        *(f"prefill-workers-{n}" for n in range(4)),
+    ]
+    assert ids(session(now=10**6).evictable_tasks("preempt", PREEMPTOR, job)) == [
+        "prefill-workers-5",
+        "prefill-workers-4",
+        "decode-workers-5",
+        "decode-workers-4",
+    ]
+
+
+def test_a_semi_preemptible_tree_with_nothing_outside_its_core_is_not_preemptible() -> None:
+    tight = Job(
+        "t",
+        "q",
+        preemptibility="semi-preemptible",
+        min_sub_group=2,
+        pod_sets=[leaf("a", 2), leaf("b", 2)],
+    )
+    assert session().explain("preempt", PREEMPTOR, tight).reason is Reason.NON_PREEMPTIBLE
+    loose = attrs.evolve(tight, min_sub_group=1)
+    assert session().explain("preempt", PREEMPTOR, loose).reason is Reason.DEFERRED
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, loose)) == ["b-1", "b-0"]
+
+
+def test_nested_optional_sets_go_whole_last_listed_first() -> None:
+    job = Job(
+        "n",
+        "q",
+        start_time=0,
+        min_sub_group=1,
+        sub_groups=[SubGroup("g1"), SubGroup("g2"), SubGroup("g3")],
+        pod_sets=[
+            leaf("a", 1, "R", parent="g1"),
+            leaf("b", 1, "RR", parent="g1"),
+            leaf("c", 1, "R", parent="g2"),
+            leaf("d", 1, "RR", parent="g2"),
+            leaf("e", 1, "R", parent="g3"),
+        ],
+    )
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == [
+        "e-0",
+        "d-1",
+        "d-0",
+        "c-0",
+        "b-1",
+    ]
+
+
+# -- scenario validation -----------------------------------------------------------------------
+
+
+def test_a_pod_set_may_drop_below_its_minimum_where_its_set_can_do_without_it() -> None:
+    assert evict(serve(), "prefill-3-0", "prefill-3-1") == []
+    assert evict(serve(), "prefill-0-0") == []  # prefill-1..3 still make 3
+
+
+def test_the_job_keeps_the_sub_groups_it_needs() -> None:
+    assert evict(serve(), "prefill-0-0", "prefill-1-0") == [
+        "job 'serve' pod set 'prefill-0': 2 active - 1 evicted = 1 < min_available 2, and the "
+        f"job would keep 2 of the 3 satisfied sub-group(s) it needs (protected by min-runtime "
+        f"1h until {UNTIL})",
+        "job 'serve' pod set 'prefill-1': 2 active - 1 evicted = 1 < min_available 2, and the "
+        f"job would keep 2 of the 3 satisfied sub-group(s) it needs (protected by min-runtime "
+        f"1h until {UNTIL})",
+    ]
+    assert evict(serve(), "prefill-0-0", "prefill-1-0", now=3600) == []  # not protected
+
+
+def test_a_semi_preemptible_tree_keeps_its_core_whatever_the_min_runtime() -> None:
+    job = two_level(preemptibility="semi-preemptible")
+    result = session(now=10**6).validate("preempt", PREEMPTOR, {job: ["decode-leaders-0"]})
+    (failure,) = result.failures
+    assert (
+        failure.kind,
+        failure.pod_set,
+        failure.sub_group,
+        failure.satisfied,
+        failure.needed,
+    ) == (FailureKind.CORE, "decode-leaders", None, 1, 2)
+    assert str(failure) == (
+        "job 'lws' pod set 'decode-leaders': 1 active - 1 evicted = 0 < min_available 1, and "
+        "the job would keep 1 of the 2 satisfied sub-group(s) it needs (semi-preemptible core)"
+    )
+    assert (
+        session(now=10**6)
+        .validate("preempt", PREEMPTOR, {job: ["decode-workers-5", "prefill-workers-4"]})
+        .valid
+    )
+
+
+def test_a_set_that_was_short_before_cannot_lose_more() -> None:
+    job = Job(
+        "short",
+        "q",
+        start_time=0,
+        sub_groups=[SubGroup("s", min_sub_group=2)],
+        pod_sets=[
+            leaf("x", 1, "P", parent="s"),
+            leaf("y", 1, "R", parent="s"),
+            leaf("z", 1, "R", parent="s"),
+            leaf("w", 1, "R"),
+        ],
+    )
+    result = session().validate("preempt", PREEMPTOR, {job: ["y-0"]})
+    (failure,) = result.failures
+    # y is lost, and with it s (2 of 3 before, 1 after); the job needs s and w
+    assert (failure.pod_set, failure.sub_group, failure.satisfied, failure.needed) == (
+        "y",
+        None,
+        1,
+        2,
+    )
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == []  # x runs nothing
+
+
+def test_inside_an_optional_set_a_pod_set_may_go_below_its_minimum() -> None:
+    job = Job(
+        "n",
+        "q",
+        start_time=0,
+        min_sub_group=1,
+        sub_groups=[SubGroup("g1"), SubGroup("g2")],
+        pod_sets=[
+            leaf("a", 1, "R", parent="g1"),
+            leaf("b", 1, "R", parent="g1"),
+            leaf("c", 1, "R", parent="g2"),
+            leaf("d", 1, "R", parent="g2"),
+        ],
+    )
+    assert evict(job, "a-0") == []  # g1 breaks, g2 still satisfies the job
+    result = session().validate("preempt", PREEMPTOR, {job: ["a-0", "c-0"]})
+    assert [(f.pod_set, f.sub_group, f.satisfied, f.needed) for f in result.failures] == [
+        ("a", None, 0, 1),
+        ("c", None, 0, 1),
+    ]
+
+
+def test_a_set_that_stays_satisfied_names_itself_when_it_is_the_one_that_breaks() -> None:
+    job = Job(
+        "n",
+        "q",
+        start_time=0,
+        sub_groups=[SubGroup("g", min_sub_group=1), SubGroup("h", parent="g")],
+        pod_sets=[leaf("a", 1, "R", parent="h"), leaf("b", 1, "P", parent="g")],
+    )
+    # g needs 1 of (h, b); b runs nothing, so g rests on h alone; h needs a
+    result = session().validate("preempt", PREEMPTOR, {job: ["a-0"]})
+    assert [(f.pod_set, f.sub_group, f.satisfied, f.needed) for f in result.failures] == [
+        ("a", None, 0, 1)
+    ]
+    assert str(result.failures[0]).endswith(
+        f"and the job would keep 0 of the 1 satisfied sub-group(s) it needs (protected by "
+        f"min-runtime 1h until {UNTIL})"
+    )
+
+
+def test_a_degraded_job_without_a_tree_is_judged_as_section_9_says() -> None:
+    job = Job("flat", "q", start_time=0, pod_sets=[leaf("a", 2, "RP"), leaf("b", 2, "RRR")])
+    assert evict(job, "b-0") == []
+    assert evict(job, "b-0", "b-1") == [
+        f"job 'flat' pod set 'b': 3 active - 2 evicted = 1 < min_available 2 (protected by "
+        f"min-runtime 1h until {UNTIL})"
+    ]
+
+
+# -- a scheduler's own objects -----------------------------------------------------------------
+
+
+@dataclass
+class OwnPodSet:
+    name: str
+    min_available: int
+    tasks: list[Task]
+    parent: str | None = None
+
+
+@dataclass
+class OwnSet:
+    name: str
+    parent: str | None = None
+    min_sub_group: int | None = None
+
+
+@dataclass
+class OwnJob:
+    id: str
+    queue: str
+    pod_sets: list[OwnPodSet]
+    sub_groups: list[OwnSet] = field(default_factory=list)
+    min_sub_group: int | None = None
+    priority: int = 50
+    preemptibility: str | None = None
+    start_time: int | None = 0
+
+
+def test_a_schedulers_own_tree_objects_give_the_library_jobs_answers() -> None:
+    own = OwnJob(
+        "serve",
+        "q",
+        [
+            OwnPodSet(f"prefill-{i}", 2, [Task(f"prefill-{i}-0"), Task(f"prefill-{i}-1")])
+            for i in range(4)
+        ],
+        min_sub_group=3,
+    )
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, own)) == [
+        "prefill-3-1",
+        "prefill-3-0",
+    ]
+    assert JobFacts.of(own).elastic
+    nested = OwnJob(
+        "n", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="g")], [OwnSet("g", min_sub_group=0)]
+    )
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, nested)) == ["a-0"]
+
+
+def test_a_schedulers_own_malformed_tree_is_an_error_naming_the_sub_group() -> None:
+    own = OwnJob("bad", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="nowhere")])
+    with pytest.raises(InvalidJob, match="job 'bad': sub-group 'a': its parent 'nowhere' is not"):
+        session().evictable_tasks("preempt", PREEMPTOR, own)
+
+
+# -- properties over random trees ---------------------------------------------------------------
+
+
+def tree_job(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], **kwargs: object
+) -> Job:
+    sub_groups, min_sub_group, pod_sets = tree
+    return Job(
+        "tree",
+        "q",
+        start_time=0,
+        sub_groups=sub_groups,
+        min_sub_group=min_sub_group,
+        pod_sets=pod_sets,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+preemptibilities = st.sampled_from([None, "semi-preemptible"])
+
+
+@settings(max_examples=300)
+@given(sub_group_trees(all_required=True), preemptibilities, st.integers(0, 7200), st.data())
+def test_a_tree_whose_sets_need_all_children_acts_as_its_pod_sets_alone(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
+    preemptibility: str | None,
+    now: int,
+    data: st.DataObject,
+) -> None:
+    job = tree_job(tree, preemptibility=preemptibility)
+    flat = attrs.evolve(
+        job, sub_groups=(), pod_sets=[attrs.evolve(p, parent=None) for p in job.pod_sets]
+    )
+    event(f"sets: {len(job.sub_groups)}")
+    s = session(now)
+    assert (
+        s.explain("preempt", PREEMPTOR, job).reason is s.explain("preempt", PREEMPTOR, flat).reason
+    )
+    assert set(ids(s.evictable_tasks("preempt", PREEMPTOR, job))) == set(
+        ids(s.evictable_tasks("preempt", PREEMPTOR, flat))
+    )
+    assert set(ids(s.core_tasks(job))) == set(ids(s.core_tasks(flat)))
+    tasks = [task.id for task in job.tasks()]
+    evicted = data.draw(st.lists(st.sampled_from(tasks), unique=True) if tasks else st.just([]))
+    tree_result = s.validate("preempt", PREEMPTOR, {job: evicted})
+    flat_result = s.validate("preempt", PREEMPTOR, {flat: evicted})
+    event(f"valid: {tree_result.valid}")
+    assert tree_result.valid == flat_result.valid
+    assert {f.pod_set for f in tree_result.failures} == {f.pod_set for f in flat_result.failures}
+
+
+@settings(max_examples=400)
+@given(sub_group_trees(), preemptibilities, st.data())
+def test_any_part_of_the_evictable_tasks_keeps_a_protected_jobs_shape(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
+    preemptibility: str | None,
+    data: st.DataObject,
+) -> None:
+    job = tree_job(tree, preemptibility=preemptibility)
+    s = session()  # protected: every victim started at 0, min-runtime 1h, now 600
+    evictable = ids(s.evictable_tasks("preempt", PREEMPTOR, job))
+    taken = data.draw(
+        st.lists(st.sampled_from(evictable), unique=True) if evictable else st.just([])
+    )
+    event(f"evictable tasks: {'none' if not evictable else 'some'}")
+    event(f"optional sub-groups: {bool(JobFacts.of(job).shape.split()[1])}")
+    assert s.validate("preempt", PREEMPTOR, {job: taken}).valid
+
+
+@settings(max_examples=300)
+@given(sub_group_trees(), preemptibilities)
+def test_core_optional_and_surplus_partition_the_active_tasks(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], preemptibility: str | None
+) -> None:
+    facts = JobFacts.of(tree_job(tree, preemptibility=preemptibility))
+    shape = facts.shape
+    core, optional, surplus = shape.split()
+    whole = [task for node in optional for task in shape.tasks_below(node)]
+    assert sorted(ids([*core, *whole, *surplus])) == sorted(ids(facts.active_tasks()))
+    assert len({*ids(core), *ids(whole), *ids(surplus)}) == len(facts.active_tasks())
+    # unprotected, every active task may go, the optional sub-groups first
+    evictable = ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, tree_job(tree)))
+    if facts.barrier is None:
+        assert sorted(evictable) == sorted(ids(facts.active_tasks()))
+        assert set(evictable[: len(whole)]) == set(ids(whole))
+    event(f"optional tasks: {bool(whole)}")
+
+
+@settings(max_examples=300)
+@given(sub_group_trees(), preemptibilities, st.data())
+def test_evicting_more_never_mends_a_broken_shape(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
+    preemptibility: str | None,
+    data: st.DataObject,
+) -> None:
+    job = tree_job(tree, preemptibility=preemptibility)
+    tasks = [task.id for task in job.tasks()]
+    if not tasks:
+        return
+    first = data.draw(st.lists(st.sampled_from(tasks), unique=True))
+    more = data.draw(st.lists(st.sampled_from(tasks), unique=True))
+    s = session()
+    broken = not s.validate("preempt", PREEMPTOR, {job: first}).valid
+    event(f"first eviction breaks the shape: {broken}")
+    if broken:
+        assert not s.validate("preempt", PREEMPTOR, {job: list({*first, *more})}).valid
