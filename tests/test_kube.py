@@ -35,6 +35,7 @@ from minruntime import (
     QueueTree,
     Reason,
     Session,
+    SubGroup,
     Task,
     TaskStatus,
 )
@@ -836,10 +837,11 @@ def test_only_leaf_sub_groups_become_pod_sets_in_listing_order() -> None:
         pod("w-1", labels={SUBGROUP_LABEL: "workers"}),
     )
     assert job.job.pod_sets == (
-        PodSet("workers", 3, (Task("w-0"), Task("w-1"))),
-        PodSet("ps", 1, (Task("ps-0", "Pending"),)),
+        PodSet("workers", 3, (Task("w-0"), Task("w-1")), parent="root"),
+        PodSet("ps", 1, (Task("ps-0", "Pending"),), parent="root"),
         PodSet("evaluator", 0, ()),
     )
+    assert (job.job.sub_groups, job.job.min_sub_group) == ((SubGroup("root", None, 2),), None)
 
 
 def test_a_pod_labelled_with_a_parent_sub_group_is_rejected_naming_pod_and_label() -> None:
@@ -848,8 +850,9 @@ def test_a_pod_labelled_with_a_parent_sub_group_is_rejected_naming_pod_and_label
             [TEAM, pod_group(subGroups=SUB_GROUPS), pod("r-0", labels={SUBGROUP_LABEL: "root"})]
         )
     assert str(caught.value) == (
-        "Pod/ml/r-0 metadata.labels['kai.scheduler/subgroup-name']: sub-group 'root' is not a "
-        "leaf sub-group of PodGroup/ml/train (its pod sets: 'workers', 'ps', 'evaluator')"
+        "Pod/ml/r-0 metadata.labels['kai.scheduler/subgroup-name']: sub-group 'root' of "
+        "PodGroup/ml/train holds sub-groups, not pods (its pod sets: 'workers', 'ps', "
+        "'evaluator')"
     )
     assert caught.value.object == "Pod/ml/r-0"
     assert caught.value.field == "metadata.labels['kai.scheduler/subgroup-name']"
@@ -2075,3 +2078,186 @@ def test_a_list_kind_in_the_wrong_case_is_an_error(kind: str, meant: str) -> Non
     assert str(caught.value) == (
         f"f: {kind} kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r})"
     )
+
+
+# -- sub-group trees (BEHAVIOR.md section 18) ---------------------------------------------------
+
+LEGACY_WARNING = (
+    "PodGroup/ml/train: no preemptibility set; legacy rule: priority 50 < 100 gives preemptible"
+)
+LEADER_WORKERS = [  # the reference design's 2-level example, sets listed before their leaves
+    {"name": "decode", "minSubGroup": 2},
+    {"name": "prefill", "minSubGroup": 1},
+    {"name": "prefill-workers", "parent": "prefill", "minMember": 4},
+    {"name": "decode-leaders", "parent": "decode", "minMember": 1},
+    {"name": "decode-workers", "parent": "decode", "minMember": 4},
+    {"name": "prefill-leaders", "parent": "prefill", "minMember": 1},
+]
+
+
+def test_a_pod_group_tree_becomes_the_jobs_sets_and_pod_sets_in_spec_walk_order() -> None:
+    job = read_one(
+        pod_group(subGroups=LEADER_WORKERS, minSubGroup=2),
+        pod("dl-0", labels={SUBGROUP_LABEL: "decode-leaders"}),
+        pod("pw-0", labels={SUBGROUP_LABEL: "prefill-workers"}),
+    )
+    assert job.warnings == (LEGACY_WARNING,)
+    assert job.job.sub_groups == (SubGroup("decode", None, 2), SubGroup("prefill", None, 1))
+    assert job.job.min_sub_group == 2
+    assert [
+        (p.name, p.min_available, p.parent, [t.id for t in p.tasks]) for p in job.job.pod_sets
+    ] == [
+        ("decode-leaders", 1, "decode", ["dl-0"]),
+        ("decode-workers", 4, "decode", []),
+        ("prefill-workers", 4, "prefill", ["pw-0"]),
+        ("prefill-leaders", 1, "prefill", []),
+    ]
+
+
+def bad_tree(sub_groups: list[JSON], **spec: Any) -> InvalidObject:
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot([TEAM, pod_group(subGroups=sub_groups, **spec)])
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("sub_groups", "spec", "field", "message"),
+    [
+        (
+            [
+                {"name": "a", "parent": "b"},
+                {"name": "b", "parent": "a"},
+                {"name": "l", "parent": "a"},
+            ],
+            {},
+            "spec.subGroups[0]",
+            "sub-group 'a': its parents form a cycle",
+        ),
+        (
+            [{"name": "l", "parent": "ghost"}],
+            {},
+            "spec.subGroups[0]",
+            "sub-group 'l': its parent 'ghost' is not a sub-group set of the job",
+        ),
+        (
+            [{"name": "s", "minSubGroup": 3}, {"name": "l", "parent": "s"}],
+            {},
+            "spec.subGroups[0]",
+            "sub-group 's' needs 3 satisfied sub-groups, but has 1 sub-group(s) under it",
+        ),
+        (
+            [{"name": "a"}, {"name": "b"}],
+            {"minSubGroup": 3},
+            "spec.minSubGroup",
+            "the job needs 3 satisfied sub-groups, but has 2 top-level sub-group(s)",
+        ),
+    ],
+)
+def test_a_malformed_tree_names_the_pod_group_and_the_sub_group(
+    sub_groups: list[JSON], spec: dict[str, Any], field: str, message: str
+) -> None:
+    error = bad_tree(sub_groups, **spec)
+    assert str(error) == f"PodGroup/ml/train {field}: {message}"
+    assert (error.object, error.field) == ("PodGroup/ml/train", field)
+
+
+@pytest.mark.parametrize(
+    ("sub_groups", "spec", "field", "message"),
+    [
+        (
+            [{"name": "s", "minMember": 2, "minSubGroup": 1}, {"name": "l", "parent": "s"}],
+            {},
+            "spec.subGroups[0].minSubGroup",
+            "spec.subGroups[0]: sub-group 's' sets both minMember and minSubGroup (a leaf holds "
+            "pods and needs minMember of them; a set holds sub-groups and needs minSubGroup of "
+            "them)",
+        ),
+        (
+            [{"name": "l", "minSubGroup": 1}],
+            {},
+            "spec.subGroups[0].minSubGroup",
+            "spec.subGroups[0].minSubGroup: sub-group 'l' has no sub-groups under it (a leaf "
+            "holds pods: give it minMember)",
+        ),
+        (
+            [{"name": "a"}, {"name": "a"}],
+            {},
+            "spec.subGroups[1].name",
+            "spec.subGroups[1].name: sub-group 'a' is listed twice (also at spec.subGroups[0])",
+        ),
+        (
+            [{"name": "a"}],
+            {"minSubGroup": 1, "minMember": 4},
+            "spec.minSubGroup",
+            "spec.minSubGroup: set together with spec.minMember 4 (they exclude each other: the "
+            "job needs minSubGroup of its sub-groups, or minMember pods)",
+        ),
+        (
+            [{"name": "s", "minSubGroup": "2"}, {"name": "l", "parent": "s"}],
+            {},
+            "spec.subGroups[0].minSubGroup",
+            "spec.subGroups[0].minSubGroup: expected an integer >= 0, got '2'",
+        ),
+        (
+            [{"name": "s", "minSubGroup": -1}, {"name": "l", "parent": "s"}],
+            {},
+            "spec.subGroups[0].minSubGroup",
+            "spec.subGroups[0].minSubGroup: expected an integer >= 0, got -1",
+        ),
+        (
+            [{"name": "s", "minSubGroup": True}, {"name": "l", "parent": "s"}],
+            {},
+            "spec.subGroups[0].minSubGroup",
+            "spec.subGroups[0].minSubGroup: expected an integer >= 0, got True",
+        ),
+        (
+            [{"name": "s", "minSubGroup": 2**31}, {"name": "l", "parent": "s"}],
+            {},
+            "spec.subGroups[0].minSubGroup",
+            "spec.subGroups[0].minSubGroup: 2147483648 is out of range (expected a 32-bit "
+            "integer, -2147483648 to 2147483647)",
+        ),
+        (
+            [{"name": "l", "parent": 5}],
+            {},
+            "spec.subGroups[0].parent",
+            "spec.subGroups[0].parent: expected a sub-group name, got 5",
+        ),
+        (
+            [{"name": "a"}],
+            {"minSubGroup": -2},
+            "spec.minSubGroup",
+            "spec.minSubGroup: must be >= 0, got -2",
+        ),
+        (
+            [{"name": "a"}],
+            {"minSubGroup": 1.5},
+            "spec.minSubGroup",
+            "spec.minSubGroup: expected an integer, got 1.5",
+        ),
+    ],
+)
+def test_a_bad_sub_group_field_names_the_pod_group_and_the_field(
+    sub_groups: list[JSON], spec: dict[str, Any], field: str, message: str
+) -> None:
+    error = bad_tree(sub_groups, **spec)
+    assert str(error) == f"PodGroup/ml/train {message}"
+    assert (error.object, error.field) == ("PodGroup/ml/train", field)
+
+
+def test_a_set_with_min_member_and_a_min_sub_group_without_sub_groups_are_warned_about() -> None:
+    job = read_one(
+        pod_group(subGroups=[{"name": "s", "minMember": 8}, {"name": "l", "parent": "s"}])
+    )
+    assert job.warnings == (
+        "PodGroup/ml/train spec.subGroups[0].minMember: sub-group 's' holds sub-groups, so its "
+        "minMember 8 is not used (minSubGroup says how many of them it needs; unset, all)",
+        LEGACY_WARNING,
+    )
+    assert job.job.sub_groups == (SubGroup("s"),)
+    flat = read_one(pod_group(minSubGroup=1))
+    assert flat.warnings == (
+        "PodGroup/ml/train: spec.minSubGroup applies only with spec.subGroups; ignored",
+        LEGACY_WARNING,
+    )
+    assert (flat.job.sub_groups, flat.job.min_sub_group) == ((), None)

@@ -97,11 +97,11 @@ def evict(job: Job, *task_ids: str, now: int = 600) -> list[str]:
         ),
         (
             {"sub_groups": [SubGroup("d", min_sub_group=3)], "pod_sets": [PodSet("a", parent="d")]},
-            "job 'j': sub-group 'd': min_sub_group 3 is more than its 1 children",
+            "job 'j': sub-group 'd' needs 3 satisfied sub-groups, but has 1 sub-group(s) under it",
         ),
         (
             {"min_sub_group": 2},
-            "job 'j': min_sub_group 2 is more than its 1 top-level sub-group(s)",
+            "job 'j': the job needs 2 satisfied sub-groups, but has 1 top-level sub-group(s)",
         ),
         (
             {"sub_groups": [SubGroup("a")], "pod_sets": [PodSet("a")]},

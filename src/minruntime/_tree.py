@@ -135,12 +135,9 @@ def _need(name: str | None, wanted: int | None, children: int) -> int:
     if wanted is None:
         return children
     if wanted > children:
-        if name is None:
-            message = f"min_sub_group {wanted} is more than its {children} top-level sub-group(s)"
-        else:
-            message = (
-                f"sub-group {name!r}: min_sub_group {wanted} is more than its {children} children"
-            )
+        where = "the job" if name is None else f"sub-group {name!r}"
+        below = "top-level sub-group(s)" if name is None else "sub-group(s) under it"
+        message = f"{where} needs {wanted} satisfied sub-groups, but has {children} {below}"
         raise TreeError(message, name or "")
     return wanted
 

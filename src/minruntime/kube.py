@@ -39,13 +39,14 @@ import re
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import attrs
 
 from minruntime._load import DocumentError, NoYAML, OutOfBounds, load_json, load_yaml
 from minruntime._text import shown
 from minruntime._time import to_ns
+from minruntime._tree import TreeError, link
 from minruntime.config import PLUGIN_NAME, Config
 from minruntime.durations import MinRuntime
 from minruntime.errors import (
@@ -61,6 +62,7 @@ from minruntime.jobs import (
     Job,
     JobInputs,
     PodSet,
+    SubGroup,
     Task,
     TaskStatus,
 )
@@ -688,52 +690,147 @@ def _owners(pod: Object, by_uid: Mapping[str, Object]) -> list[Owner]:
         current = owner
 
 
-def _pod_sets(group: Object) -> list[tuple[str, int]]:
-    """The leaf pod sets of a PodGroup as (name, min_available)."""
-    sub_groups = _get(group, "spec.subGroups", list, default=[])
-    if not sub_groups:
-        min_member = _get(group, "spec.minMember", int, default=1)
-        if min_member < 0:
-            raise InvalidObject(
-                f"{_name(group)} spec.minMember: must be >= 0, got {min_member}",
-                object=_name(group),
-                field="spec.minMember",
-            )
-        return [(DEFAULT_POD_SET, min_member)]
-    parents = {sub.get("parent") for sub in sub_groups if isinstance(sub, Mapping)}
-    leaves = []
-    for i, sub in enumerate(sub_groups):
+class _Tree(NamedTuple):
+    """A PodGroup's sub-group tree as read: its pod sets (name, min_available, parent), in the
+    order a walk of ``spec.subGroups`` lists them, its sets, and the job's ``minSubGroup``."""
+
+    pod_sets: list[tuple[str, int, str | None]]
+    sets: list[SubGroup]
+    min_sub_group: int | None
+
+
+def _count(group: Object, entry: Mapping[str, Any], field: str, key: str) -> int | None:
+    """An optional count of a sub-group (``minMember``, ``minSubGroup``): a 32-bit int >= 0."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidObject(
+            f"{_name(group)} {field}.{key}: expected an integer >= 0, got {shown(value)[:60]}",
+            object=_name(group),
+            field=f"{field}.{key}",
+        )
+    if value > _INT32_MAX:
+        raise InvalidObject(
+            f"{_name(group)} {field}.{key}: {shown(value)} is out of range "
+            f"(expected a 32-bit integer, {_INT32_MIN} to {_INT32_MAX})",
+            object=_name(group),
+            field=f"{field}.{key}",
+        )
+    return value
+
+
+def _sub_group_tree(group: Object, warnings: list[str]) -> _Tree:
+    """The sub-group tree of a PodGroup (BEHAVIOR.md section 18): ``spec.subGroups`` with
+    ``name``, ``parent``, and ``minMember`` (a leaf, default 1) or ``minSubGroup`` (a set); the
+    job's own ``spec.minSubGroup``. Without sub-groups, one pod set of ``spec.minMember``."""
+    where = _name(group)
+    entries = _get(group, "spec.subGroups", list, default=[])
+    min_member = _get(group, "spec.minMember", int)
+    min_sub_group = _get(group, "spec.minSubGroup", int)
+    if min_member is not None and min_member < 0:
+        raise InvalidObject(
+            f"{where} spec.minMember: must be >= 0, got {min_member}",
+            object=where,
+            field="spec.minMember",
+        )
+    if min_sub_group is not None and min_sub_group < 0:
+        raise InvalidObject(
+            f"{where} spec.minSubGroup: must be >= 0, got {min_sub_group}",
+            object=where,
+            field="spec.minSubGroup",
+        )
+    if not entries:
+        if min_sub_group is not None:
+            warnings.append(f"{where}: spec.minSubGroup applies only with spec.subGroups; ignored")
+        return _Tree([(DEFAULT_POD_SET, 1 if min_member is None else min_member, None)], [], None)
+    if min_sub_group is not None and min_member:
+        raise InvalidObject(
+            f"{where} spec.minSubGroup: set together with spec.minMember {min_member} (they "
+            "exclude each other: the job needs minSubGroup of its sub-groups, or minMember pods)",
+            object=where,
+            field="spec.minSubGroup",
+        )
+    read: list[tuple[str, str | None, int | None, int | None]] = []
+    index: dict[str, int] = {}
+    for i, entry in enumerate(entries):
         field = f"spec.subGroups[{i}]"
-        if not isinstance(sub, Mapping):
-            raise InvalidObject(
-                f"{_name(group)} {field}: expected an object", object=_name(group), field=field
-            )
-        name = sub.get("name")
+        if not isinstance(entry, Mapping):
+            raise InvalidObject(f"{where} {field}: expected an object", object=where, field=field)
+        name = entry.get("name")
         if not isinstance(name, str) or not name:
             raise InvalidObject(
-                f"{_name(group)} {field}.name: expected a non-empty string, got {shown(name)[:60]}",
-                object=_name(group),
+                f"{where} {field}.name: expected a non-empty string, got {shown(name)[:60]}",
+                object=where,
                 field=f"{field}.name",
             )
+        if name in index:
+            raise InvalidObject(
+                f"{where} {field}.name: sub-group {name!r} is listed twice (also at "
+                f"spec.subGroups[{index[name]}])",
+                object=where,
+                field=f"{field}.name",
+            )
+        parent = entry.get("parent")
+        if parent is not None and (not isinstance(parent, str) or not parent):
+            raise InvalidObject(
+                f"{where} {field}.parent: expected a sub-group name, got {shown(parent)[:60]}",
+                object=where,
+                field=f"{field}.parent",
+            )
+        members = _count(group, entry, field, "minMember")
+        wanted = _count(group, entry, field, "minSubGroup")
+        if members is not None and wanted is not None:
+            raise InvalidObject(
+                f"{where} {field}: sub-group {name!r} sets both minMember and minSubGroup (a "
+                "leaf holds pods and needs minMember of them; a set holds sub-groups and needs "
+                "minSubGroup of them)",
+                object=where,
+                field=f"{field}.minSubGroup",
+            )
+        index[name] = i
+        read.append((name, parent, members, wanted))
+    parents = {parent for _, parent, _, _ in read if parent is not None}
+    leaves: list[tuple[str, str | None, int, None]] = []
+    sets: list[SubGroup] = []
+    for name, parent, members, wanted in read:
+        field = f"spec.subGroups[{index[name]}]"
         if name in parents:
-            continue
-        min_member = sub.get("minMember", 1)
-        if isinstance(min_member, bool) or not isinstance(min_member, int) or min_member < 0:
+            if members is not None:
+                warnings.append(
+                    f"{where} {field}.minMember: sub-group {name!r} holds sub-groups, so its "
+                    f"minMember {members} is not used (minSubGroup says how many of them it "
+                    "needs; unset, all)"
+                )
+            sets.append(SubGroup(name, parent, wanted))
+        elif wanted is not None:
             raise InvalidObject(
-                f"{_name(group)} {field}.minMember: expected an integer >= 0, "
-                f"got {shown(min_member)[:60]}",
-                object=_name(group),
-                field=f"{field}.minMember",
+                f"{where} {field}.minSubGroup: sub-group {name!r} has no sub-groups under it "
+                "(a leaf holds pods: give it minMember)",
+                object=where,
+                field=f"{field}.minSubGroup",
             )
-        if min_member > _INT32_MAX:
-            raise InvalidObject(
-                f"{_name(group)} {field}.minMember: {shown(min_member)} is out of range "
-                f"(expected a 32-bit integer, {_INT32_MIN} to {_INT32_MAX})",
-                object=_name(group),
-                field=f"{field}.minMember",
-            )
-        leaves.append((name, min_member))
-    return leaves
+        else:
+            leaves.append((name, parent, 1 if members is None else members, None))
+    try:
+        link(leaves, [(s.name, s.parent, s.min_sub_group) for s in sets], min_sub_group)
+    except TreeError as error:
+        at = index.get(error.sub_group)
+        field = "spec.minSubGroup" if at is None else f"spec.subGroups[{at}]"
+        raise InvalidObject(f"{where} {field}: {error}", object=where, field=field) from None
+    # the pod sets in the order a walk of the spec lists them (children in spec order)
+    children: dict[str | None, list[str]] = {}
+    for name, parent, _, _ in read:
+        children.setdefault(parent, []).append(name)
+    minimum = {name: members for name, _, members, _ in leaves}
+    ordered: list[tuple[str, int, str | None]] = []
+    stack: list[str | None] = [None]
+    while stack:
+        current = stack.pop()
+        if current is not None and current not in parents:
+            ordered.append((current, minimum[current], read[index[current]][1]))
+        stack.extend(reversed(children.get(current, [])))
+    return _Tree(ordered, sets, min_sub_group)
 
 
 _MAX_WEIGHT: Final = 10**6
@@ -1318,8 +1415,9 @@ def _read_job(
             )
         priority = global_default if global_default is not None else DEFAULT_PRIORITY
 
-    pod_sets = _pod_sets(group)
-    tasks: dict[str, list[Task]] = {pod_set: [] for pod_set, _ in pod_sets}
+    tree = _sub_group_tree(group, warnings)
+    tasks: dict[str, list[Task]] = {pod_set: [] for pod_set, _, _ in tree.pod_sets}
+    set_names = {node.name for node in tree.sets}
     members = pods_by_group.get((namespace, name), ())
     for pod in members:
         sub_group = _string_map(pod, "metadata.labels").get(SUBGROUP_LABEL) or DEFAULT_POD_SET
@@ -1327,6 +1425,14 @@ def _read_job(
             raise InvalidObject(
                 f"{_name(pod)} metadata.labels[{SUBGROUP_LABEL!r}]: missing, but {where} has "
                 f"sub-groups ({', '.join(map(repr, tasks))}): the pod must name one",
+                object=_name(pod),
+                field=f"metadata.labels[{SUBGROUP_LABEL!r}]",
+            )
+        if sub_group in set_names:
+            raise InvalidObject(
+                f"{_name(pod)} metadata.labels[{SUBGROUP_LABEL!r}]: sub-group {sub_group!r} of "
+                f"{where} holds sub-groups, not pods (its pod sets: "
+                f"{', '.join(map(repr, tasks))})",
                 object=_name(pod),
                 field=f"metadata.labels[{SUBGROUP_LABEL!r}]",
             )
@@ -1396,10 +1502,12 @@ def _read_job(
         preemptibility=determined.value,
         start_time=start.value,
         pod_sets=[
-            PodSet(pod_set, min_available=minimum, tasks=tasks[pod_set])
-            for pod_set, minimum in pod_sets
+            PodSet(pod_set, min_available=minimum, tasks=tasks[pod_set], parent=parent)
+            for pod_set, minimum, parent in tree.pod_sets
         ],
         inputs=JobInputs(**checkpoint_inputs) if checkpoint_inputs else None,
+        sub_groups=tree.sets,
+        min_sub_group=tree.min_sub_group,
     )
     return SnapshotJob(
         job=job,
