@@ -46,6 +46,9 @@ Pod groups (namespace/name: queue, class; what it demonstrates at 12:00):
 - nlp-team/llama-sft: research-nlp, build; explicit spec.preemptibility preemptible; elastic
   sub-groups launcher 1/1 (CPU) + workers 2/4; started 11:52; priority 100 is not below 75,
   so finetune-7b cannot preempt it; reclaim-protected against chat-api (30m, until 12:22).
+- nlp-team/llm-serve-disagg: research-nlp, build; explicit spec.preemptibility preemptible; a
+  sub-group tree: the job needs 2 of router 1/1 and decode, which needs 1 of decode-0 2/2 and
+  decode-1 2/2; started 11:56: decode-1 is optional and goes whole, first.
 - nlp-team/rlhf-reward-model: research-nlp, train; explicit non-preemptible on a low class;
   started 08:00: never a victim.
 - nlp-team/data-dedup: research-nlp, train; gang 3/3; unparseable start time
@@ -334,11 +337,22 @@ RELEASING = "Releasing"  # a Running pod with metadata.deletionTimestamp set
 
 @dataclass(frozen=True)
 class SubGroup:
-    """A pod group's sub-group: its name, minMember and the phases of its pods."""
+    """A pod group's leaf sub-group: its name, minMember, the phases of its pods, and the set
+    it belongs to (if any)."""
 
     name: str
     min_member: int
     phases: tuple[str, ...]
+    parent: str | None = None
+
+
+@dataclass(frozen=True)
+class SubGroupSet:
+    """A sub-group that holds sub-groups: its name, parent and minSubGroup (None: all)."""
+
+    name: str
+    parent: str | None = None
+    min_sub_group: int | None = None
 
 
 @dataclass(frozen=True)
@@ -358,6 +372,8 @@ class JobSpec:
     gpus: str = "1"
     phases: tuple[str, ...] = ()
     sub_groups: tuple[SubGroup, ...] = ()
+    sets: tuple[SubGroupSet, ...] = ()
+    min_sub_group: int | None = None
     start: str | None = None
     preemptibility: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
@@ -471,6 +487,24 @@ JOBS = [
         gpus="8",
         sub_groups=(SubGroup("launcher", 1, running(1)), SubGroup("workers", 2, running(4))),
         start=at(minutes=-8),
+        preemptibility="preemptible",
+    ),
+    JobSpec(
+        "nlp-team",
+        "llm-serve-disagg",
+        "research-nlp",
+        "build",
+        0,
+        TRITON,
+        gpus="2",
+        sets=(SubGroupSet("decode", min_sub_group=1),),
+        min_sub_group=2,
+        sub_groups=(
+            SubGroup("router", 1, running(1)),
+            SubGroup("decode-0", 2, running(2), parent="decode"),
+            SubGroup("decode-1", 2, running(2), parent="decode"),
+        ),
+        start=at(minutes=-4),
         preemptibility="preemptible",
     ),
     JobSpec(
@@ -605,8 +639,11 @@ JOBS = [
     ),
 ]
 
-GPU_NODES = [f"dgx-a100-{i:02d}" for i in range(1, 13)] + [f"dgx-h100-{i:02d}" for i in range(1, 9)]
-"""Twenty 8-GPU nodes: the running pods use 157 of the 160 GPUs, so both preemptors must evict."""
+GPU_NODES = [f"dgx-a100-{i:02d}" for i in range(1, 13)] + [
+    f"dgx-h100-{i:02d}" for i in range(1, 10)
+]
+"""Twenty-one 8-GPU nodes: the running pods use 167 of the 168 GPUs, so both preemptors must
+evict."""
 GPUS_PER_NODE = 8
 CPU_NODE = "cpu-node-01"
 
@@ -634,15 +671,27 @@ def pod_group(job: JobSpec) -> JSON:
         metadata["labels"] = dict(job.labels)
     if job.start is not None:
         metadata["annotations"] = {START_TIME_ANNOTATION: job.start}
-    spec: JSON = {
-        "queue": job.queue,
-        "minMember": job.min_member,
-        "priorityClassName": job.priority_class,
-    }
+    spec: JSON = {"queue": job.queue}
+    if job.min_sub_group is None:
+        spec["minMember"] = job.min_member
+    else:  # the job needs minSubGroup of its sub-groups (it excludes minMember)
+        spec["minSubGroup"] = job.min_sub_group
+    spec["priorityClassName"] = job.priority_class
     if job.preemptibility is not None:
         spec["preemptibility"] = job.preemptibility
     if job.sub_groups:
-        spec["subGroups"] = [{"name": sg.name, "minMember": sg.min_member} for sg in job.sub_groups]
+        sets = [
+            {"name": node.name}
+            | ({} if node.parent is None else {"parent": node.parent})
+            | ({} if node.min_sub_group is None else {"minSubGroup": node.min_sub_group})
+            for node in job.sets
+        ]
+        spec["subGroups"] = sets + [
+            {"name": sg.name}
+            | ({} if sg.parent is None else {"parent": sg.parent})
+            | {"minMember": sg.min_member}
+            for sg in job.sub_groups
+        ]
     return {
         "apiVersion": "scheduling.run.ai/v2alpha2",
         "kind": "PodGroup",

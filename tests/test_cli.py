@@ -43,7 +43,7 @@ BUNDLED_WARNINGS = [
     "minruntime: warning: invalid timestamp '2026-11-22 11:00' in PodGroup/nlp-team/data-dedup "
     "metadata.annotations['kai.scheduler/last-start-timestamp'] (expected RFC 3339 with a zone, "
     "e.g. '2026-11-22T11:50:00Z'); treated as no start time",
-    "minruntime: warning: 15 of 21 pod groups have no preemptibility set and fall back on the "
+    "minruntime: warning: 15 of 22 pod groups have no preemptibility set and fall back on the "
     "legacy priority rule (priority < 100 is preemptible); set spec.preemptibility or the "
     "kai.scheduler/preemptibility label to make it explicit",
 ]
@@ -149,7 +149,7 @@ def test_explain_json_writes_nothing_to_stderr_and_carries_the_warnings() -> Non
 def test_explain_table_header_names_the_snapshot_and_the_instant() -> None:
     lines = run(["explain"]).out.splitlines()
     assert lines[:3] == [
-        "Snapshot: the bundled example (9 queues, 21 pod groups, 19 running)",
+        "Snapshot: the bundled example (9 queues, 22 pod groups, 20 running)",
         "Evaluated at 2026-11-22T12:00:00Z; the times below are UTC",
         "Defaults: preempt min-runtime 5m, reclaim min-runtime 15m, reclaim resolve method lca",
     ]
@@ -221,7 +221,7 @@ def test_dash_table_differs_from_the_bundled_run_only_in_the_source_name() -> No
     piped = run(["explain", "-", "--now", EXAMPLE_INSTANT], stdin=BUNDLED_TEXT)
     bundled = run(["explain"])
     assert piped.out.splitlines()[0] == (
-        "Snapshot: standard input (9 queues, 21 pod groups, 19 running)"
+        "Snapshot: standard input (9 queues, 22 pod groups, 20 running)"
     )
     assert piped.out.splitlines()[1:] == bundled.out.splitlines()[1:]
     assert piped.err == bundled.err
@@ -259,7 +259,7 @@ def test_stdin_and_a_file_combine(tmp_path: Path) -> None:
     result = run(["explain", "-", rest, "--now", EXAMPLE_INSTANT, "--output", "json"], stdin=queues)
     assert result.report["sources"] == ["-", rest]
     assert result.report["queues"] == 9
-    assert result.report["podGroups"] == 21
+    assert result.report["podGroups"] == 22
 
 
 # -- --now --------------------------------------------------------------------------------------
@@ -376,7 +376,7 @@ def test_preemptor_queue_defaults_to_a_priority_above_every_job() -> None:
     assert (llama["action"], llama["allowed"], llama["reason"]) == ("preempt", True, "deferred")
     assert llama["protectedUntil"] == "2026-11-22T12:02:00Z"
     assert llama["evictable"] == ["llama-sft-workers-3", "llama-sft-workers-2"]
-    assert len(report["jobs"]) == 19
+    assert len(report["jobs"]) == 20
 
 
 def test_preemptor_queue_with_an_explicit_priority() -> None:
@@ -679,6 +679,7 @@ JOB_KEYS = {
     "preemptibilityDetail",
     "startTime",
     "pods",
+    "subGroupTree",
     "preempt",
     "protection",
     "decision",
@@ -694,6 +695,7 @@ DECISION_KEYS = {
     "protectedUntil",
     "protectedBy",
     "delayedUntil",
+    "optionalSubGroups",
     "evictable",
     "notes",
     "explanation",
@@ -713,7 +715,7 @@ def test_json_output_has_exactly_the_documented_keys(extra: list[str]) -> None:
     assert report["schema"] == JSON_SCHEMA_ID == "minruntime.explain/v2"
     assert set(report) == TOP_KEYS
     assert set(report["config"]) == CONFIG_KEYS
-    assert len(report["jobs"]) == 19
+    assert len(report["jobs"]) == 20
     for job in report["jobs"]:
         assert set(job) == JOB_KEYS
         assert set(job["pods"]) == PODS_KEYS
@@ -742,6 +744,7 @@ def test_json_output_values_for_one_job() -> None:
         "preemptibilityDetail": vit["preemptibilityDetail"],
         "startTime": "2026-11-22T11:00:00Z",
         "pods": {"total": 7, "active": 7},
+        "subGroupTree": None,
         "preempt": {
             "minRuntime": "10m",
             "source": "research",
@@ -758,6 +761,7 @@ def test_json_output_values_for_one_job() -> None:
             "protectedUntil": "2026-11-22T11:30:00Z",
             "protectedBy": None,
             "delayedUntil": None,
+            "optionalSubGroups": [],
             "evictable": [
                 "vit-pretrain-worker-5",
                 "vit-pretrain-worker-4",
@@ -771,7 +775,7 @@ def test_json_output_values_for_one_job() -> None:
             "explanation": vit["decision"]["explanation"],
             # one hour since its start (no checkpoint) times 7 pods of 8 GPUs
             "unsavedWork": 201600.0,
-            "rank": 10,
+            "rank": 11,
         },
     }
     assert "PyTorchJob/vit-pretrain" in vit["preemptibilityDetail"]

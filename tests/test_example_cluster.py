@@ -129,8 +129,8 @@ def test_snapshot_is_a_kubectl_list_of_the_expected_kinds() -> None:
         counts[item["kind"]] = counts.get(item["kind"], 0) + 1
     assert counts == {
         "Queue": 9,
-        "PodGroup": 21,
-        "Pod": 53,
+        "PodGroup": 22,
+        "Pod": 58,
         "PriorityClass": 4,
         "ConfigMap": 1,
         "PyTorchJob": 1,
@@ -299,12 +299,14 @@ def test_every_pod_belongs_to_a_pod_group_in_its_namespace() -> None:
 
 def test_sub_group_labels_name_declared_sub_groups() -> None:
     for name, pg in POD_GROUPS.items():
-        declared = [sg["name"] for sg in pg["spec"].get("subGroups", [])]
+        entries = pg["spec"].get("subGroups", [])
+        sets = {sg["parent"] for sg in entries if "parent" in sg}
+        declared = [sg["name"] for sg in entries if sg["name"] not in sets]  # pods go in leaves
         labels = [
             pod["metadata"]["labels"].get("kai.scheduler/subgroup-name") for pod in pods_of(name)
         ]
         if declared:
-            assert list(dict.fromkeys(labels)) == declared, name
+            assert sorted(set(labels)) == sorted(declared), name  # pods are listed by name
         else:
             assert set(labels) == {None}, name
 
@@ -318,7 +320,11 @@ def test_pod_counts_phases_and_min_members_per_pod_group() -> None:
         )
 
     table = {
-        name: (pg["spec"]["minMember"], phases(name), pg["spec"].get("subGroups"))
+        name: (
+            pg["spec"].get("minMember", pg["spec"].get("minSubGroup")),
+            phases(name),
+            pg["spec"].get("subGroups"),
+        )
         for name, pg in POD_GROUPS.items()
     }
     assert table == {
@@ -333,6 +339,16 @@ def test_pod_counts_phases_and_min_members_per_pod_group() -> None:
             3,
             "RRRRR",
             [{"name": "launcher", "minMember": 1}, {"name": "workers", "minMember": 2}],
+        ),
+        "llm-serve-disagg": (  # minSubGroup 2, no minMember: they exclude each other
+            2,
+            "RRRRR",
+            [
+                {"name": "decode", "minSubGroup": 1},
+                {"name": "router", "minMember": 1},
+                {"name": "decode-0", "parent": "decode", "minMember": 2},
+                {"name": "decode-1", "parent": "decode", "minMember": 2},
+            ],
         ),
         "rlhf-reward-model": (2, "RR", None),
         "tokenizer-ablation": (1, "R", None),
@@ -378,7 +394,7 @@ def test_scheduled_pods_fit_on_their_8_gpu_nodes() -> None:
             gpus = int(pod["spec"]["containers"][0]["resources"]["limits"].get("nvidia.com/gpu", 0))
             used[pod["spec"]["nodeName"]] = used.get(pod["spec"]["nodeName"], 0) + gpus
     assert max(used.values()) == 8
-    assert sum(used.values()) == 157
+    assert sum(used.values()) == 167
 
 
 def test_owner_references_resolve_to_owners_in_the_snapshot() -> None:
@@ -467,6 +483,7 @@ def test_each_pod_group_has_the_documented_preemptibility_and_source() -> None:
         "tokenizer-ablation": legacy(50, "preemptible"),
         "bert-distill": legacy(50, "preemptible"),
         "llama-sft": ("preemptible", "explicit", EXPLICIT, ()),
+        "llm-serve-disagg": ("preemptible", "explicit", EXPLICIT, ()),
         "rlhf-reward-model": ("non-preemptible", "explicit", EXPLICIT, ()),
         "data-dedup": legacy(50, "preemptible"),
         "chat-api": legacy(125, "non-preemptible"),
@@ -515,7 +532,7 @@ def test_start_times_cover_past_future_unparseable_and_missing() -> None:
         )
     }
     assert sum(start is not None and start > NOW for start in starts.values()) == 1
-    assert len({start for start in starts.values() if start is not None}) == 17
+    assert len({start for start in starts.values() if start is not None}) == 18
 
 
 # (action, preemptor pod group, victim pod group) -> (MR, the queue that set it, protected at NOW)

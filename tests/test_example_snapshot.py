@@ -55,8 +55,8 @@ def test_the_archive_has_the_reference_schedulers_shape() -> None:
     counts = {key: len(objects) for key, objects in data["rawObjects"].items()}
     assert counts == {
         "queues": 9,
-        "podGroups": 21,
-        "pods": 53,
+        "podGroups": 22,
+        "pods": 58,
         "priorityClasses": 4,
         "configMaps": 1,
         "nodes": 2,
@@ -105,5 +105,5 @@ def test_explain_reads_the_archive_file() -> None:
     )
     assert status == 0
     assert out.getvalue().splitlines()[0] == (
-        f"Snapshot: {ARCHIVE} (9 queues, 21 pod groups, 19 running)"
+        f"Snapshot: {ARCHIVE} (9 queues, 22 pod groups, 20 running)"
     )

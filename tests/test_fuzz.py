@@ -366,7 +366,7 @@ def test_explain_succeeds_often_enough_for_the_json_law_to_be_tested(data: st.Da
         ["-", "--output", "json"], stdin=io.StringIO(text), stdout=out, stderr=err, now=NOW
     )
     assert status == 0, err.getvalue()
-    assert len(strict_json(out.getvalue())["jobs"]) == 19
+    assert len(strict_json(out.getvalue())["jobs"]) == 20
 
 
 # -- every textual input, through its reader -----------------------------------------------------

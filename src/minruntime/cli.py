@@ -224,6 +224,24 @@ def _job_data(job: SnapshotJob) -> dict[str, Any]:
         "preemptibilityDetail": job.preemptibility.detail,
         "startTime": _iso(job.job.start_time),
         "pods": {"total": job.task_count, "active": job.count(*ACTIVE_STATUSES)},
+        "subGroupTree": _tree_data(job.job),
+    }
+
+
+def _tree_data(job: Job) -> dict[str, Any] | None:
+    """A job's sub-group tree (BEHAVIOR.md section 18) as read, or ``None`` without one."""
+    if not job.sub_groups and job.min_sub_group is None:
+        return None
+    return {
+        "minSubGroup": job.min_sub_group,
+        "sets": [
+            {"name": node.name, "parent": node.parent, "minSubGroup": node.min_sub_group}
+            for node in job.sub_groups
+        ],
+        "podSets": [
+            {"name": pod_set.name, "parent": pod_set.parent, "minAvailable": pod_set.min_available}
+            for pod_set in job.pod_sets
+        ],
     }
 
 
@@ -238,6 +256,9 @@ def _decision_data(decision: Decision, evictable: Sequence[object]) -> dict[str,
         "protectedBy": None if decision.protected_by is None else str(decision.protected_by),
         # the preemptor's side (section 17): set while it is within its preemption delay
         "delayedUntil": _iso(decision.delayed_until),
+        # a victim with a sub-group tree (section 18): the sub-groups outside its core, which go
+        # whole and first
+        "optionalSubGroups": list(decision.optional_sub_groups),
         "evictable": [str(task) for task in evictable],
         "notes": list(decision.notes),
         "explanation": str(decision),
@@ -479,6 +500,11 @@ def _render_table(
                         "-" if decision["rank"] is None else str(decision["rank"]),
                     ]
                 )
+                optional = decision["optionalSubGroups"]
+                if optional:
+                    names = ", ".join(_cell(name) for name in optional[:4])
+                    more = f", and {len(optional) - 4} more" if len(optional) > 4 else ""
+                    rows.append([f"      sub-groups that go whole: {names}{more}"])
                 evictable = decision["evictable"]
                 if evictable and decision["allowed"]:
                     shown = ", ".join(_cell(pod) for pod in evictable[:4])

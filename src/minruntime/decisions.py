@@ -221,6 +221,9 @@ class Decision:
         preemption_delay: the preemptor's preemption delay, when it has one.
         delayed_until: while the preemptor is within its delay, when it may trigger evictions
             (``FOREVER`` for a delay of never); else ``None``.
+        sub_group_tree: the victim has a sub-group tree (BEHAVIOR.md section 18).
+        optional_sub_groups: for a victim with a tree, its sub-groups outside its core (they go
+            whole, first, in this order: the last listed first).
     """
 
     action: Action
@@ -240,9 +243,17 @@ class Decision:
     elastic: bool = False
     preemption_delay: MinRuntime | None = None
     delayed_until: datetime | None = None
+    sub_group_tree: bool = False
+    optional_sub_groups: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return self.allowed
+
+    def _optional(self) -> str:
+        if not self.optional_sub_groups:
+            return ""
+        names = ", ".join(map(repr, self.optional_sub_groups))
+        return f"; its optional sub-groups {names} may go whole"
 
     def __str__(self) -> str:
         subject = f"{self.action} of {self.victim!r} by {self.preemptor!r}"
@@ -289,8 +300,21 @@ class Decision:
                 f"protected until {_when(self.protected_until)}"
             )
         elif reason is Reason.DEFERRED:
-            if self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
+            optional = self._optional()
+            if self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE and self.sub_group_tree:
+                why = (
+                    "semi-preemptible: its core (the sub-groups each set needs, each pod set "
+                    f"at min_available) is never evicted{optional or '; nothing else runs'}"
+                )
+            elif self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
                 why = "semi-preemptible: only tasks above its core may be evicted"
+            elif self.sub_group_tree:
+                by = mr if self.protected_by in _BY_MIN_RUNTIME else str(self.protected_by)
+                why = (
+                    f"elastic and protected ({by}): it keeps the sub-groups it needs, each pod "
+                    f"set at min_available, until {_when(self.protected_until)}"
+                    f"{optional or '; only tasks above min_available may be evicted'}"
+                )
             else:
                 by = mr if self.protected_by in _BY_MIN_RUNTIME else str(self.protected_by)
                 why = (
@@ -301,6 +325,9 @@ class Decision:
             why = f"{mr}: started {_when(self.start_time)}, protection over"
             if self.start_time is None:
                 why = f"{mr}: never started, so not protected"
+            if self.optional_sub_groups:
+                names = ", ".join(map(repr, self.optional_sub_groups))
+                why += f"; its optional sub-groups {names} go first"
         if self.unsaved_work is not None and self.allowed:
             why += f"; unsaved work {self.unsaved_work:g}"
         notes = "".join(f"; {note}" for note in self.notes)
