@@ -70,6 +70,7 @@ def test_simulate_prints_the_comparison_table_and_writes_csv_and_json(
         [
             "--restart-overhead",
             "0",
+            "--no-checkpoint-costs",
             str(hand_trace),
             "--reclaim-min-runtime",
             "0",
@@ -123,6 +124,7 @@ def test_every_combination_runs_reclaim_outermost(hand_trace: Path, tmp_path: Pa
             "50s",
             "--restart-overhead",
             "10s",
+            "--no-checkpoint-costs",
             "--resolve-method",
             "queue",
             "--csv",
@@ -133,7 +135,8 @@ def test_every_combination_runs_reclaim_outermost(hand_trace: Path, tmp_path: Pa
     assert result.status == 0, result.err
     lines = csv_path.read_text(encoding="utf-8").splitlines()[1:]
     rows = [line.split(",")[2:5] for line in lines]
-    assert rows == [[r, p, c] for r in ("0s", "1m") for p in ("0s", "5m") for c in ("none", "50s")]
+    expected = [[r, p, c] for r in ("0s", "1m") for p in ("0s", "5m") for c in ("none", "50s/free")]
+    assert rows == expected
     lost = [line.split(",")[11] for line in lines]
     # 0s: a2 loses 10 + 20 restart = 30; 1m: a1 loses 120 (no checkpoint) or 20 (checkpoint at
     # 50 s), plus 20 restart: 140 or 40 GPU-seconds
@@ -155,9 +158,9 @@ CHECKPOINTS = Workload(
 
 POLICIES_CSV = """\
 policy,order,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
-none,reference,0s,0s,1m40s,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
-min-runtime,reference,1m,0s,1m40s,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
-checkpoint-aware,reference,1m,0s,1m40s,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
+none,reference,0s,0s,1m40s/free,,,1,1,0,1,0.022,16.667,50,0.0,713.333,0.8427
+min-runtime,reference,1m,0s,1m40s/free,,,1,1,0,1,0.05,16.667,50,0.0,730.0,0.9304
+checkpoint-aware,reference,1m,0s,1m40s/free,30s,off,1,1,0,1,0.0,20.0,50,0.006,703.333,0.8913
 """
 
 
@@ -171,6 +174,7 @@ def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
         [
             "--restart-overhead",
             "0",
+            "--no-checkpoint-costs",
             str(jobs_file),
             "--reclaim-min-runtime",
             "1m",
@@ -501,7 +505,7 @@ def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
         "id,queue,submit,run_time,gpus\nj1,a,0,200000,1\nj2,a,0,200000,1\n", encoding="utf-8"
     )
 
-    result = run([str(path), "--gpus", "1"])
+    result = run([str(path), "--gpus", "1", "--no-checkpoint-costs"])
 
     assert result.status == 0, result.err
     assert result.out.splitlines()[-1].split() == [

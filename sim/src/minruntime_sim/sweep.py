@@ -8,7 +8,7 @@ from its :class:`TraceSource`.
 >>> from minruntime import MinRuntime
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[None, 1800])
 >>> [settings.label for settings in grid]
-['reclaim=0s preempt=0s checkpoint=none order=reference', 'reclaim=0s preempt=0s checkpoint=30m order=reference', 'reclaim=1h preempt=0s checkpoint=none order=reference', 'reclaim=1h preempt=0s checkpoint=30m order=reference']
+['reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0', 'reclaim=0s preempt=0s checkpoint=30m order=reference', 'reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0', 'reclaim=1h preempt=0s checkpoint=30m order=reference']
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[1800],
 ...                      policies=["none", "min-runtime", "checkpoint-aware"])
 >>> for settings in grid:
@@ -125,6 +125,7 @@ def settings_grid(
     eviction_window: MinRuntime = MinRuntime.NEVER,
     victim_orders: Sequence[VictimOrder] = (VictimOrder.REFERENCE,),
     seed: int = 0,
+    checkpoint_costs: bool = True,
 ) -> list[Settings]:
     """Every combination of the values, reclaim outermost, then preempt, then checkpoints, then
     policies, then victim orders; a combination equal to an earlier one is left out (policy
@@ -146,6 +147,7 @@ def settings_grid(
             eviction_window=eviction_window,
             victim_order=order,
             seed=seed,
+            checkpoint_costs=checkpoint_costs,
         )
         if settings not in grid:
             grid.append(settings)
@@ -254,8 +256,12 @@ def _duration(seconds: float) -> str:
 
 
 def _checkpoint(settings: Settings) -> str:
+    """The checkpoint interval as tables show it: ``drawn`` (per job), ``none``, or a duration
+    (``/free`` when checkpoint costs are off)."""
     interval = settings.checkpoint_interval
-    return "none" if interval is None else str(MinRuntime(interval))
+    if interval is None:
+        return "drawn" if settings.checkpoint_costs else "none"
+    return str(MinRuntime(interval)) + ("" if settings.checkpoint_costs else "/free")
 
 
 def _order(settings: Settings) -> str:
@@ -389,12 +395,12 @@ def usage_csv(summaries: Sequence[RunSummary]) -> str:
     >>> summaries = run_sweep(TraceSource("synthetic", limit=3), settings_grid(), detail=True)
     >>> print(usage_csv(summaries))
     run,time,busy_gpus
-    reclaim=0s preempt=0s checkpoint=none order=reference,223,2
-    reclaim=0s preempt=0s checkpoint=none order=reference,276,6
-    reclaim=0s preempt=0s checkpoint=none order=reference,367,8
-    reclaim=0s preempt=0s checkpoint=none order=reference,1538,6
-    reclaim=0s preempt=0s checkpoint=none order=reference,6261,4
-    reclaim=0s preempt=0s checkpoint=none order=reference,7927,0
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,223,2
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,276,6
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,367,8
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,1538,6
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,6431,4
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,8076,0
     <BLANKLINE>
     """
     buffer = io.StringIO()
@@ -414,6 +420,7 @@ def _series_key(settings: Settings) -> tuple[object, ...]:
         settings.seed,
         settings.preempt_min_runtime,
         settings.checkpoint_interval,
+        settings.checkpoint_costs,
         settings.checkpoint_grace,
         settings.budget,
         settings.restart_overhead,
@@ -435,7 +442,11 @@ def _series_label(settings: Settings, summaries: Sequence[RunSummary]) -> str:
         other.preempt_min_runtime != settings.preempt_min_runtime for other in protecting
     ):
         parts.append(f"preempt {settings.preempt_min_runtime}")
-    if any(other.checkpoint_interval != settings.checkpoint_interval for other in others):
+    if any(
+        (other.checkpoint_interval, other.checkpoint_costs)
+        != (settings.checkpoint_interval, settings.checkpoint_costs)
+        for other in others
+    ):
         parts.append(f"checkpoint {_checkpoint(settings)}")
     aware = [other for other in others if other.checkpoint_aware]
     if settings.checkpoint_aware and any(
@@ -455,12 +466,17 @@ def _common(summaries: Sequence[RunSummary]) -> str:
     if not summaries:
         return ""
     parts = []
-    intervals = {summary.settings.checkpoint_interval for summary in summaries}
+    intervals = {
+        (summary.settings.checkpoint_interval, summary.settings.checkpoint_costs)
+        for summary in summaries
+    }
     if len(intervals) == 1:
-        interval = intervals.pop()
-        parts.append(
-            "no checkpoints" if interval is None else f"checkpoints every {MinRuntime(interval)}"
-        )
+        interval, costs = intervals.pop()
+        if interval is None:
+            parts.append("checkpoints drawn per job" if costs else "no checkpoints")
+        else:
+            free = "" if costs else " (free)"
+            parts.append(f"checkpoints every {MinRuntime(interval)}{free}")
     orders = {_order(summary.settings) for summary in summaries}
     if len(orders) == 1:
         parts.append(f"victim order {orders.pop()}")
