@@ -6,10 +6,10 @@ With checkpoint costs on (the default, ``Settings(checkpoint_costs=True)``), eve
   the run's (``Settings.checkpoint_interval``), else one drawn from a log-uniform distribution
   on [10 min, 90 min], whose median, 30 min, is the checkpoint interval of Check-N-Run,
   Facebook's production checkpointing system for recommendation-model training (Eisenman et
-  al., NSDI'22, section 3); see ``docs/decisions/simulator-costs.md`` for the spread;
+  al., NSDI'22, its design overview); see ``docs/decisions/simulator-costs.md`` for the spread;
 - a **duration** for each checkpoint, during which it holds its GPUs and makes no progress: its
   own (``JobSpec.checkpoint_duration``), else 3.5% of its interval, the overhead CheckFreq
-  bounds checkpointing to (Mohan et al., FAST'21, abstract and section 4);
+  bounds checkpointing to (Mohan et al., FAST'21, abstract);
 - a **phase**: a run that restores from a checkpoint (every run after an eviction) spends its
   restore (``JobSpec.checkpoint_restore``, else the run's restart overhead) before it computes,
   and its first checkpoint completes one interval after the restore; the first run has nothing
@@ -49,7 +49,7 @@ True
 """
 
 CHECKPOINT_INTERVAL_MEDIAN: Final = 1800
-"""The median drawn checkpoint interval, seconds: 30 min, Check-N-Run's (NSDI'22, section 3).
+"""The median drawn checkpoint interval, seconds: 30 min, Check-N-Run's (NSDI'22).
 
 >>> CHECKPOINT_INTERVAL_MEDIAN // 60
 30
