@@ -598,7 +598,7 @@ def plot_figure(summaries: Sequence[RunSummary], *, title: str) -> Any:
     GPU-hours, one panel per series (a policy, and any other setting that differs between
     runs), all on the same axes' scales; one point per run, labelled with its reclaim
     min-runtime, a series' points joined in the grid's order. Labels are placed where their
-    rendered boxes overlap no other label and no point (:func:`_place_labels`).
+    rendered boxes overlap no other label and no point, and off the lines where they can.
 
     Needs matplotlib (``pip install matplotlib``), imported only here.
 
