@@ -118,7 +118,8 @@ def test_reclaim_min_runtime_delays_reclaim_until_the_first_protection_ends() ->
 
 
 def test_checkpoints_and_restart_overhead_bound_the_lost_work() -> None:
-    """As with a 1m min-runtime, but a1 checkpoints every 50 s and restarting costs 10 s.
+    """As with a 1m min-runtime, but a1 checkpoints every 50 s (free, instantaneous: checkpoint
+    costs off) and restarting costs 10 s.
 
     a1 is evicted at 60: it saved its progress at 50 (100 GPU-seconds), so it loses 10 s x 2 =
     20, plus 10 s x 2 GPUs of restart = 40 in all. It restarts at 105 with 100 + 20 GPU-seconds
@@ -126,7 +127,12 @@ def test_checkpoints_and_restart_overhead_bound_the_lost_work() -> None:
     """
     result = simulate(
         two_queue_workload(),
-        Settings(reclaim_min_runtime="1m", checkpoint_interval=50, restart_overhead=10),
+        Settings(
+            reclaim_min_runtime="1m",
+            checkpoint_interval=50,
+            restart_overhead=10,
+            checkpoint_costs=False,
+        ),
     )
 
     assert evictions(result) == [(60, "a1", "reclaim", "b1", 2, 40)]
@@ -137,8 +143,8 @@ def test_checkpoints_and_restart_overhead_bound_the_lost_work() -> None:
 
 
 def test_a_job_checkpoint_interval_overrides_the_runs() -> None:
-    """a1 checkpoints every 60 s itself, so at its eviction at 60 it has just saved: only the
-    restart overhead (5 s x 2 GPUs) is lost. It restarts at 105 with 200 - 120 + 10 = 90
+    """a1 checkpoints every 60 s itself (checkpoint costs off), so at its eviction at 60 it has
+    just saved: only the restart overhead (5 s x 2 GPUs) is lost. It restarts at 105 with 200 - 120 + 10 = 90
     GPU-seconds left: 45 s on 2 GPUs, finishing at 150."""
     workload = two_queue_workload()
     jobs = [
@@ -147,7 +153,7 @@ def test_a_job_checkpoint_interval_overrides_the_runs() -> None:
     ]
     result = simulate(
         Workload(name="hand", tree=TWO_QUEUES, deserved={"a": 2, "b": 2}, total_gpus=4, jobs=jobs),
-        Settings(reclaim_min_runtime="1m", restart_overhead=5),
+        Settings(reclaim_min_runtime="1m", restart_overhead=5, checkpoint_costs=False),
     )
 
     assert evictions(result) == [(60, "a1", "reclaim", "b1", 2, 10)]
@@ -508,7 +514,10 @@ def test_without_min_runtime_or_checkpoints_lost_work_is_the_work_done_before_ev
 ) -> None:
     """Law: with min-runtime 0, no checkpoints and no restart overhead, each whole eviction loses
     exactly the work its job did since it last started, and a partial one loses nothing."""
-    result = simulate(small_workload(seed, checkpoints=0.0), Settings(restart_overhead=0))
+    result = simulate(
+        small_workload(seed, checkpoints=0.0),
+        Settings(restart_overhead=0, checkpoint_costs=False),
+    )
 
     expected = sum(record.work_since_start for record in result.evictions if record.full)
     assert result.metrics.lost_gpu_seconds == expected
@@ -538,8 +547,9 @@ def test_never_on_every_queue_evicts_nothing(seed: int) -> None:
 @SMALL
 @given(seed=st.integers(0, 10_000), reclaim=st.sampled_from(["0", "10m", "1h"]))
 def test_busy_gpu_time_is_work_plus_lost_work_for_gangs(seed: int, reclaim: str) -> None:
-    """Law: without elastic jobs, every busy GPU-second is either a job's own work or lost work
-    (lost progress and restart overhead), so busy = total work + lost."""
+    """Law: without elastic jobs, every busy GPU-second is a job's own work, lost work (lost
+    progress, checkpoints cut short, restarts) or checkpoint work, so busy = total work + lost +
+    checkpoints."""
     workload = synthetic_workload(
         seed=seed, jobs=14, queues=2, total_gpus=8, elastic=0.0, semi_preemptible=0.0
     )
@@ -547,7 +557,10 @@ def test_busy_gpu_time_is_work_plus_lost_work_for_gangs(seed: int, reclaim: str)
     result = simulate(workload, Settings(reclaim_min_runtime=reclaim, restart_overhead=20))
 
     work = sum(job.work for job in workload.jobs)
-    assert result.metrics.busy_gpu_seconds == work + result.metrics.lost_gpu_seconds
+    metrics = result.metrics
+    assert (
+        metrics.busy_gpu_seconds == work + metrics.lost_gpu_seconds + metrics.checkpoint_gpu_seconds
+    )
 
 
 def test_the_same_inputs_give_byte_identical_results() -> None:
@@ -570,7 +583,7 @@ def test_the_same_inputs_give_byte_identical_results() -> None:
 def test_small_synthetic_workloads_do_evict() -> None:
     """The property tests' workloads are not vacuous: they preempt, reclaim, shrink elastic jobs
     and wait on protection (exact counts for the first seeds under the default, reference
-    victim order, as a regression guard)."""
+    victim order and checkpoint costs, as a regression guard)."""
     counts = []
     for seed in range(4):
         metrics = simulate(
@@ -585,4 +598,4 @@ def test_small_synthetic_workloads_do_evict() -> None:
             )
         )
 
-    assert counts == [(4, 5, 6, 1540), (2, 4, 2, 1221), (3, 0, 0, 0), (2, 1, 1, 0)]
+    assert counts == [(4, 5, 6, 1540), (2, 4, 2, 1297), (3, 0, 0, 0), (2, 1, 1, 0)]

@@ -106,12 +106,14 @@ def test_the_random_order_is_seeded_and_reproducible() -> None:
 def test_the_order_is_reported_with_the_result() -> None:
     result = simulate(backfill_workload(), Settings(victim_order="random", seed=3))
 
-    assert result.settings.label == "reclaim=0s preempt=0s checkpoint=none order=random seed=3"
+    assert result.settings.label == "reclaim=0s preempt=0s checkpoint=drawn order=random seed=3"
     assert (result.settings.to_dict()["victim_order"], result.settings.to_dict()["seed"]) == (
         "random",
         3,
     )
-    assert Settings(seed=3) == Settings()  # the seed only matters to the random order
+    # the seed only matters to the random order and to drawn checkpoint intervals
+    assert Settings(seed=3, checkpoint_interval=600) == Settings(checkpoint_interval=600)
+    assert Settings(seed=3) != Settings()
 
 
 def test_an_unknown_order_is_refused_naming_the_choices() -> None:

@@ -28,6 +28,7 @@ def test_the_modules_are_the_simulators() -> None:
     assert MODULES == [
         "minruntime_sim",
         "minruntime_sim.cli",
+        "minruntime_sim.costs",
         "minruntime_sim.errors",
         "minruntime_sim.metrics",
         "minruntime_sim.model",

@@ -23,6 +23,7 @@ from minruntime_sim import (
     simulate,
     synthetic_workload,
 )
+from minruntime_sim.costs import draw_checkpoint_interval
 
 TWO_QUEUES = QueueTree([Queue("a"), Queue("b")])
 
@@ -57,9 +58,12 @@ def outcomes(result: SimulationResult) -> dict[str, tuple[int | None, int | None
 
 
 def policy(name: str, reclaim: str = "0s", **extra: object) -> Settings:
-    """Checkpoints every 100 s, a 30 s checkpoint grace (used by checkpoint-aware only)."""
+    """Checkpoints every 100 s, free and aligned with each start (checkpoint costs off: the
+    policies alone make the difference), a 30 s checkpoint grace (used by checkpoint-aware
+    only)."""
     return Settings(
         restart_overhead=0,
+        checkpoint_costs=False,
         policy=name,
         reclaim_min_runtime=reclaim,
         checkpoint_interval=100,
@@ -241,7 +245,8 @@ def test_a_disagreement_between_the_checkpoint_model_and_the_session_stops_the_r
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The simulator checks that the Session's unsaved work of a whole eviction is exactly the
-    work it loses; were they to differ, the run stops naming the job and both numbers."""
+    GPU time the job held since its work was last saved; were they to differ, the run stops
+    naming the job and both numbers."""
     monkeypatch.setattr(Session, "unsaved_work", lambda self, victim, tasks=None: 11.0)
 
     with pytest.raises(SimulationError) as caught:
@@ -249,7 +254,7 @@ def test_a_disagreement_between_the_checkpoint_model_and_the_session_stops_the_r
             checkpointing_workload(205), policy("checkpoint-aware", victim_order="least-unsaved")
         )
     assert str(caught.value) == (
-        "at 205: 'a1' loses 10 GPU-seconds since its checkpoint at 200, but the Session "
+        "at 205: 'a1' held 10 GPU-seconds since its work was last saved at 200, but the Session "
         "counts 11.0 unsaved"
     )
 
@@ -281,6 +286,7 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
         checkpoint_grace="5m",
         max_evictions=3,
         eviction_window="1d",
+        checkpoint_interval=1800,
     )
     config = settings_.config()
 
@@ -292,7 +298,7 @@ def test_checkpoint_aware_settings_configure_the_session() -> None:
         config.protections.eviction_window,
     ) == (MinRuntime("30m"), MinRuntime("5m"), MinRuntime("5m"), 3, MinRuntime("1d"))
     assert settings_.label == (
-        "reclaim=30m preempt=0s checkpoint=none order=reference policy=checkpoint-aware grace=5m "
+        "reclaim=30m preempt=0s checkpoint=30m order=reference policy=checkpoint-aware grace=5m "
         "budget=3/24h"
     )
     assert settings_.to_dict()["policy"] == "checkpoint-aware"
@@ -353,6 +359,7 @@ def kept_minimum(record: EvictionRecord) -> bool:
     budget=st.sampled_from([None, 0, 1, 2]),
     window=st.sampled_from(["10m", "1h", "never"]),
     interval=st.sampled_from([None, 900, 1800]),
+    costs=st.booleans(),
 )
 def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
     seed: int,
@@ -362,10 +369,12 @@ def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
     budget: int | None,
     window: str,
     interval: int | None,
+    costs: bool,
 ) -> None:
     """Law: under checkpoint-aware, an eviction that takes a job below its minimum (a whole
-    eviction) never happens when (a) the job's next checkpoint, ``max(start, last checkpoint) +
-    interval``, is due within the grace after the eviction, (b) the job was already evicted
+    eviction) never happens when (a) the job's next checkpoint, ``max(start + restore, last
+    checkpoint) + interval``, is due within the grace after the eviction (with checkpoint costs
+    on, the interval drawn when none is given and the restore counted after a restart), (b) the job was already evicted
     ``max_evictions`` times within the window, or (c) it started less than its min-runtime ago.
     Every job still completes.
 
@@ -382,6 +391,7 @@ def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
         max_evictions=budget,
         eviction_window=window,
         restart_overhead=20,
+        checkpoint_costs=costs,
     )
 
     result = simulate(workload, settings_)
@@ -391,12 +401,15 @@ def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
     grace_s = (MinRuntime(grace).nanoseconds or 0) // 10**9
     window_ = MinRuntime(window)
     history: dict[str, list[int]] = {}
+    restarted: set[str] = set()
     for record in result.evictions:
         own = specs[record.job].checkpoint_interval or interval
+        if own is None and costs:
+            own = draw_checkpoint_interval(settings_.seed, record.job)
         in_grace = False
         if own is not None:
-            start = record.start_time
-            following = start + (record.time - start) // own * own + own
+            anchor = record.start_time + (20 if costs and record.job in restarted else 0)
+            following = anchor + max(0, record.time - anchor) // own * own + own
             in_grace = record.time < following <= record.time + grace_s
         earlier = history.setdefault(record.job, [])
         recent = [
@@ -411,6 +424,8 @@ def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
             assert not record.full, (record, in_grace, spent, young)
             assert kept_minimum(record), record
         earlier.append(record.time)
+        if record.full:
+            restarted.add(record.job)
 
 
 @SMALL
@@ -467,7 +482,8 @@ def test_the_property_workloads_tell_the_policies_apart() -> None:
     """The property tests' workloads are not vacuous: on seeds 0 and 2 the three policies give
     different evictions and lost work, and on seed 2 checkpoint-aware waits on its grace (exact
     numbers, as a regression guard): (evictions, whole evictions, lost GPU-seconds, reclaim
-    waiting). Youngest first for none and min-runtime, least unsaved work for checkpoint-aware."""
+    waiting). Youngest first for none and min-runtime, least unsaved work for checkpoint-aware;
+    free checkpoints (checkpoint costs off)."""
     rows = []
     for seed in range(3):
         for name in ("none", "min-runtime", "checkpoint-aware"):
@@ -481,6 +497,7 @@ def test_the_property_workloads_tell_the_policies_apart() -> None:
                     checkpoint_interval=1800,
                     checkpoint_grace="5m",
                     victim_order="least-unsaved" if name == "checkpoint-aware" else "youngest",
+                    checkpoint_costs=False,
                 ),
             ).metrics
             rows.append(

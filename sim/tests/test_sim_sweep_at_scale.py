@@ -69,8 +69,8 @@ def test_every_eviction_and_the_busy_gpus_over_time_are_written(tmp_path: Path) 
     rows = list(csv.DictReader(io.StringIO(evictions.read_text(encoding="utf-8"))))
     labels = sorted({row["run"] for row in rows})
     assert labels == [
-        "reclaim=0s preempt=0s checkpoint=none order=reference",
-        "reclaim=1h preempt=0s checkpoint=none order=reference",
+        "reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0",
+        "reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0",
     ]
     runs = json.loads(json_path.read_text(encoding="utf-8"))["runs"]
     assert [sum(row["run"] == label for row in rows) for label in labels] == [

@@ -1,8 +1,9 @@
 """The simulator's validity checks, and two cross-checks against answers computed another way.
 
 Validity, on random small workloads under every victim order and policy, with and without
-saving on eviction: capacity is never exceeded, busy GPU-seconds are conserved (and, without
-elastic jobs, are exactly the work plus the lost work), no job starts before it is submitted, every job
+saving on eviction, with checkpoint costs on and off: capacity is never exceeded, busy
+GPU-seconds are conserved (the area under busy GPUs, and exactly the work plus the lost work plus
+the checkpoint work, elastic jobs included), no job starts before it is submitted, every job
 completes or is reported unschedulable, and no job is evicted whole before its protection ends.
 Cross-checks: FIFO on one queue equals an independent first-fit computation job by job, and an
 M/M/c queue's mean wait matches Erlang C within the simulation's confidence interval.
@@ -52,6 +53,16 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
     # conservation: the area under busy GPUs is the busy GPU-seconds the metrics report
     area = sum(busy * (end - start) for (start, busy), (end, _) in itertools.pairwise(usage))
     assert area == result.metrics.busy_gpu_seconds
+    # ... and every busy GPU-second is work, lost work or checkpoint work; an elastic job may
+    # also run part of its last second on fewer GPUs than it holds (less than one second each)
+    work = sum(job.work for job in workload.jobs if job.need <= total)
+    metrics = result.metrics
+    rounding = metrics.busy_gpu_seconds - (
+        work + metrics.lost_gpu_seconds + metrics.checkpoint_gpu_seconds
+    )
+    assert 0 <= rounding < sum(job.gpus for job in workload.jobs if job.elastic) + 1
+    assert all(job.checkpoint_gpu_seconds >= 0 for job in result.jobs)
+    assert all(job.lost_gpu_seconds >= job.restart_gpu_seconds >= 0 for job in result.jobs)
     specs = {job.id: job for job in workload.jobs}
     for outcome in result.jobs:
         spec = specs[outcome.id]
@@ -84,9 +95,16 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
     reclaim=st.sampled_from(["0s", "10m", "1h"]),
     interval=st.sampled_from([None, 600]),
     save=st.sampled_from([None, 20]),
+    costs=st.booleans(),
 )
 def test_every_run_passes_the_validity_checks(
-    seed: int, order: VictimOrder, policy: str, reclaim: str, interval: int | None, save: int | None
+    seed: int,
+    order: VictimOrder,
+    policy: str,
+    reclaim: str,
+    interval: int | None,
+    save: int | None,
+    costs: bool,
 ) -> None:
     """Law: whatever the order, policy and settings, every validity check holds."""
     workload = contended(seed)
@@ -101,14 +119,13 @@ def test_every_run_passes_the_validity_checks(
             victim_order=order,
             seed=seed,
             save_on_preempt=save,
+            checkpoint_costs=costs,
         ),
     )
 
     check_validity(workload, result)
-    if not any(job.elastic for job in workload.jobs):
-        work = sum(job.work for job in workload.jobs)
-        assert result.metrics.busy_gpu_seconds == work + result.metrics.lost_gpu_seconds
     event(f"evicted: {bool(result.evictions)}")  # the checks bite: most runs evict
+    event(f"checkpointed: {bool(result.metrics.checkpoint_gpu_seconds)}")
 
 
 def test_the_validity_workloads_do_evict() -> None:
@@ -183,7 +200,7 @@ def test_fifo_on_one_queue_matches_an_independent_first_fit(
     ]
     workload = one_queue("fifo", jobs, total)
 
-    result = simulate(workload)
+    result = simulate(workload, Settings(checkpoint_costs=False))  # first-fit has no checkpoints
 
     expected = first_fit([job for job in jobs if job.gpus <= total], total)
     got = {o.id: (o.first_start, o.finish) for o in result.jobs if o.first_start is not None}
@@ -222,7 +239,8 @@ def test_an_m_m_c_queue_waits_as_erlang_c_says() -> None:
         jobs.append(JobSpec(id=f"m{i:06d}", queue="q", submit=round(clock), run_time=run, gpus=1))
     workload = one_queue("mmc", jobs, servers)
 
-    waits = [outcome.pending_time for outcome in simulate(workload).jobs][10_000:]
+    costs_off = Settings(checkpoint_costs=False)  # run times are service times, as in the model
+    waits = [outcome.pending_time for outcome in simulate(workload, costs_off).jobs][10_000:]
     batches = [statistics.fmean(waits[k : k + 4_500]) for k in range(0, len(waits), 4_500)]
     mean = statistics.fmean(batches)
     half_width = 2.093 * statistics.stdev(batches) / math.sqrt(len(batches))  # t(0.975, 19)

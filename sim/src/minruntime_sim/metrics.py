@@ -5,8 +5,12 @@ reading. Percentiles use the nearest-rank rule, so they are values that occurred
 
 - **evictions**: by action (preempt, reclaim), partial ones (an elastic job kept its minimum),
   how many jobs were evicted how many times.
-- **lost work**: GPU-seconds of progress since the victim's last checkpoint, plus its restart
-  overhead; the evicted job runs that again.
+- **lost work**: GPU-seconds evictions wasted: the progress since the victim's last checkpoint
+  (the evicted job runs that again), a checkpoint cut short, the save time of a job that saves
+  when evicted, and the restore of every restart.
+- **checkpoint work**: GPU-seconds spent writing checkpoints that completed (the price of
+  checkpointing, paid with or without evictions). Busy GPU-seconds are exactly the jobs' work
+  plus the lost and the checkpoint work.
 - **completion time**: finish - submit; **queueing delay**: all the time a job spent pending,
   before its first start and after each full eviction. Both over the jobs that ran.
 - **reclaim waiting**: GPU-seconds a queue spent below its deserved share while its reclaim
@@ -116,9 +120,12 @@ class EvictionRecord:
         start_time: the victim's start time (seconds).
         min_runtime: the min-runtime the Session resolved for this preemptor and victim.
         work_since_start: GPU-seconds of progress since it last started.
-        lost_gpu_seconds: what the eviction cost (unsaved progress plus restart overhead; zero
-            for a partial eviction).
-        restart_gpu_seconds: the restart overhead part of it.
+        lost_gpu_seconds: what the eviction cost: the progress since the last checkpoint (or
+            the save time), a checkpoint cut short, and the restart it causes; zero for a
+            partial eviction.
+        restart_gpu_seconds: the restart part of it: the job's restore on every GPU it had
+            (the job's outcome counts the restores as they happen, at the size it restarts
+            with).
     """
 
     time: int
@@ -156,7 +163,7 @@ class JobOutcome:
     >>> from minruntime_sim.synthetic import toy_workload
     >>> toy = toy_workload()
     >>> simulate(toy).jobs[1]
-    JobOutcome(id='a2', queue='a', gpus=2, submit=5, first_start=5, finish=190, pending_time=50, evictions=1, lost_gpu_seconds=70, restart_gpu_seconds=60)
+    JobOutcome(id='a2', queue='a', gpus=2, submit=5, first_start=5, finish=190, pending_time=50, evictions=1, lost_gpu_seconds=70, restart_gpu_seconds=60, checkpoint_gpu_seconds=0)
     """
 
     id: str
@@ -169,6 +176,7 @@ class JobOutcome:
     evictions: int
     lost_gpu_seconds: int
     restart_gpu_seconds: int
+    checkpoint_gpu_seconds: int = 0
 
     @property
     def completion_time(self) -> int | None:
@@ -251,6 +259,8 @@ class Metrics:
     total_gpus: int
     makespan: int
     per_queue: tuple[QueueMetrics, ...]
+    checkpoint_gpu_seconds: int = 0
+    """GPU-seconds spent writing checkpoints that completed."""
 
     @property
     def evictions(self) -> int:
@@ -288,6 +298,7 @@ class Metrics:
             "lost_gpu_seconds": self.lost_gpu_seconds,
             "lost_gpu_hours": round(self.lost_gpu_hours, 3),
             "restart_gpu_seconds": self.restart_gpu_seconds,
+            "checkpoint_gpu_seconds": self.checkpoint_gpu_seconds,
             "completion_time": self.completion.to_dict(),
             "queueing_delay": self.queueing.to_dict(),
             "reclaim_waiting_gpu_seconds": self.reclaim_waiting_gpu_seconds,
@@ -346,6 +357,7 @@ def compute_metrics(
         evictions_per_job=tuple(sorted(histogram.items())),
         lost_gpu_seconds=sum(job.lost_gpu_seconds for job in outcomes),
         restart_gpu_seconds=sum(job.restart_gpu_seconds for job in outcomes),
+        checkpoint_gpu_seconds=sum(job.checkpoint_gpu_seconds for job in outcomes),
         completion=Distribution.of(_completion(ran)),
         queueing=Distribution.of(job.pending_time for job in ran),
         reclaim_waiting_gpu_seconds=sum(queue.waiting_gpu_seconds for queue in queues),

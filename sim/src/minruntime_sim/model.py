@@ -161,6 +161,16 @@ def _check_interval(
         )
 
 
+def _check_seconds(
+    instance: JobSpec, attribute: attrs.Attribute[int | None], value: int | None
+) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise InvalidTrace(
+            f"job {instance.id!r}: {attribute.name} must be None or an integer number of "
+            f"seconds >= 0, got {value!r}"
+        )
+
+
 @attrs.frozen(kw_only=True)
 class JobSpec:
     """One job of a trace, as submitted.
@@ -175,11 +185,26 @@ class JobSpec:
         preemptibility: explicit preemptibility, or ``None`` for the legacy priority rule.
         min_available: the fewest tasks it can run with (elastic when below ``gpus``); ``None``
             means all of them (a gang).
-        checkpoint_interval: seconds between its checkpoints, overriding the run's setting;
-            ``None`` to use the run's.
+        checkpoint_interval: seconds between its checkpoints (completion to completion),
+            overriding the run's setting; ``None`` to use the run's (or, with checkpoint costs
+            on, a drawn one: :mod:`minruntime_sim.costs`).
+        checkpoint_duration: seconds each of its checkpoints takes, during which it makes no
+            progress (with checkpoint costs on); ``None``: 3.5% of its interval. Must be
+            shorter than its interval.
+        checkpoint_restore: seconds it spends restoring after each restart before it computes
+            again (its restart overhead, and the phase of its checkpoints); ``None``: the run's
+            ``restart_overhead``.
+
+    Raises:
+        InvalidTrace: for a value out of range, naming the job and the field.
 
     >>> JobSpec(id="x", queue="q", submit=0, run_time=60, gpus=4, min_available=2).elastic
     True
+    >>> JobSpec(id="y", queue="q", submit=0, run_time=60, gpus=1, checkpoint_interval=60,
+    ...         checkpoint_duration=60)
+    Traceback (most recent call last):
+    ...
+    minruntime_sim.errors.InvalidTrace: job 'y': checkpoint_duration (60) must be shorter than checkpoint_interval (60)
     """
 
     id: str
@@ -191,6 +216,16 @@ class JobSpec:
     preemptibility: Preemptibility | None = attrs.field(default=None, converter=_to_preemptibility)
     min_available: int | None = attrs.field(default=None, validator=_check_min_available)
     checkpoint_interval: int | None = attrs.field(default=None, validator=_check_interval)
+    checkpoint_duration: int | None = attrs.field(default=None, validator=_check_seconds)
+    checkpoint_restore: int | None = attrs.field(default=None, validator=_check_seconds)
+
+    def __attrs_post_init__(self) -> None:
+        interval, duration = self.checkpoint_interval, self.checkpoint_duration
+        if interval is not None and duration is not None and duration >= interval:
+            raise InvalidTrace(
+                f"job {self.id!r}: checkpoint_duration ({duration}) must be shorter than "
+                f"checkpoint_interval ({interval})"
+            )
 
     @property
     def need(self) -> int:
@@ -426,11 +461,19 @@ class Settings:
         preempt_min_runtime: the node-pool default preempt min-runtime.
         reclaim_min_runtime: the node-pool default reclaim min-runtime.
         reclaim_resolve_method: ``"lca"`` or ``"queue"``.
-        checkpoint_interval: seconds between checkpoints for jobs that set none; ``None``: no
-            checkpoints (an evicted job loses everything since it last started).
-        restart_overhead: seconds a job spends restarting after a full eviction, paid again by
-            every evicted task (GPU-seconds lost on top of the unsaved work); default
-            :data:`DEFAULT_RESTART_OVERHEAD` (30 s), 0 for none.
+        checkpoint_interval: seconds between checkpoints for jobs that set none; ``None``: each
+            job draws its own (:mod:`minruntime_sim.costs`) with checkpoint costs on, and has
+            no checkpoints with them off (an evicted job loses everything since it last
+            started).
+        checkpoint_costs: whether checkpoints cost what they do in real clusters (the
+            default): each takes time during which the job makes no progress, the first of a
+            run falls an interval after the job's restore, and jobs without an interval draw
+            one, all as :mod:`minruntime_sim.costs` documents. ``False``
+            (``--no-checkpoint-costs``): free, instantaneous checkpoints every interval after
+            each start, only for jobs given an interval (the model of the earlier tables).
+        restart_overhead: seconds a job spends restoring after each restart before it computes
+            again, on every GPU it restarts with (a job's ``checkpoint_restore`` overrides
+            it); default :data:`DEFAULT_RESTART_OVERHEAD` (30 s), 0 for none.
         save_on_preempt: seconds a job takes to write a checkpoint when it is told to go, for
             jobs that save on eviction (preempt or reclaim alike; a SIGTERM handler); ``None``
             (the default): they do not, and lose the work since their last checkpoint. A job
@@ -449,7 +492,8 @@ class Settings:
               evictions, and the grace and budget below apply.
         victim_order: the order in which victims are considered (:class:`VictimOrder`; default
             the reference scheduler's), whatever the policy.
-        seed: the seed of everything random in the run (the ``random`` victim order).
+        seed: the seed of everything random in the run (the ``random`` victim order, the
+            drawn checkpoint intervals); reset to 0 when nothing is random.
         checkpoint_grace: the checkpoint grace, preempt and reclaim alike (``checkpoint-aware``
             only; default 10m, 0 turns it off).
         max_evictions: the eviction budget per job (``checkpoint-aware`` only; ``None``: no
@@ -462,13 +506,16 @@ class Settings:
 
     >>> settings = Settings(reclaim_min_runtime=MinRuntime("30m"))
     >>> settings.config().default_reclaim_min_runtime, settings.label
-    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=none order=reference')
+    (MinRuntime('30m'), 'reclaim=30m preempt=0s checkpoint=drawn order=reference seed=0')
     >>> aware = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware", max_evictions=3,
-    ...                  victim_order="least-unsaved")
+    ...                  victim_order="least-unsaved", checkpoint_interval=600)
     >>> aware.label
-    'reclaim=30m preempt=0s checkpoint=none order=least-unsaved policy=checkpoint-aware grace=10m budget=3'
-    >>> Settings(reclaim_min_runtime="30m", policy="none", victim_order="random", seed=7).label
+    'reclaim=30m preempt=0s checkpoint=10m order=least-unsaved policy=checkpoint-aware grace=10m budget=3'
+    >>> Settings(reclaim_min_runtime="30m", policy="none", victim_order="random", seed=7,
+    ...          checkpoint_costs=False).label
     'reclaim=0s preempt=0s checkpoint=none order=random seed=7 policy=none'
+    >>> Settings(checkpoint_interval=600, checkpoint_costs=False).label
+    'reclaim=0s preempt=0s checkpoint=10m/free order=reference'
     """
 
     preempt_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_preempt)
@@ -486,11 +533,16 @@ class Settings:
     victim_order: VictimOrder = attrs.field(default=VictimOrder.REFERENCE, converter=_to_order)
     seed: int = 0
     save_on_preempt: int | None = None
+    checkpoint_costs: bool = True
 
     def __attrs_post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise InvalidSetting(f"seed must be an integer, got {self.seed!r}")
-        if self.victim_order is not VictimOrder.RANDOM:
+        if not isinstance(self.checkpoint_costs, bool):
+            raise InvalidSetting(
+                f"checkpoint_costs must be True or False, got {self.checkpoint_costs!r}"
+            )
+        if not self.seeded:
             object.__setattr__(self, "seed", 0)  # unused: equal runs have equal settings
         budget = self.max_evictions
         if budget is not None and (
@@ -519,6 +571,18 @@ class Settings:
         save = self.save_on_preempt
         if save is not None and (isinstance(save, bool) or not isinstance(save, int) or save < 0):
             raise InvalidSetting(f"save_on_preempt must be None or seconds >= 0, got {save!r}")
+
+    @property
+    def draws_intervals(self) -> bool:
+        """Whether jobs without a checkpoint interval draw one (checkpoint costs on, no
+        interval for the run)."""
+        return self.checkpoint_costs and self.checkpoint_interval is None
+
+    @property
+    def seeded(self) -> bool:
+        """Whether anything in the run is random: the ``random`` victim order or drawn
+        checkpoint intervals (then ``seed`` matters)."""
+        return self.victim_order is VictimOrder.RANDOM or self.draws_intervals
 
     @property
     def checkpoint_aware(self) -> bool:
@@ -580,18 +644,19 @@ class Settings:
 
     @property
     def label(self) -> str:
-        """A short name for tables: the min-runtimes, the checkpoint interval, the victim order
-        (and its seed when random) and the policy (named unless it is ``min-runtime``)."""
-        checkpoint = (
-            "none"
-            if self.checkpoint_interval is None
-            else str(MinRuntime(self.checkpoint_interval))
-        )
+        """A short name for tables: the min-runtimes, the checkpoint interval (``drawn`` per
+        job; ``/free`` when checkpoint costs are off), the victim order, the seed when
+        anything is random, and the policy (named unless it is ``min-runtime``)."""
+        interval = self.checkpoint_interval
+        if interval is None:
+            checkpoint = "drawn" if self.checkpoint_costs else "none"
+        else:
+            checkpoint = str(MinRuntime(interval)) + ("" if self.checkpoint_costs else "/free")
         label = (
             f"reclaim={self.reclaim_min_runtime} preempt={self.preempt_min_runtime} "
             f"checkpoint={checkpoint} order={self.victim_order}"
         )
-        if self.victim_order is VictimOrder.RANDOM:
+        if self.seeded:
             label += f" seed={self.seed}"
         if self.save_on_preempt is not None:
             label += f" save={MinRuntime(self.save_on_preempt)}"
@@ -619,6 +684,7 @@ class Settings:
             "victim_order": str(self.victim_order),
             "seed": self.seed,
             "save_on_preempt": self.save_on_preempt,
+            "checkpoint_costs": self.checkpoint_costs,
         }
 
 

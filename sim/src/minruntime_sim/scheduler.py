@@ -27,16 +27,21 @@ scheduling pass runs at that instant:
    evicted and the simulation wakes up again at :meth:`~minruntime.Session.next_expiry`.
 3. **grow**: GPUs still free go to running elastic jobs below their full size.
 
-An evicted job loses the work done since its last checkpoint (checkpoints every
-``checkpoint_interval`` seconds after each start; without one, everything since it last
-started) and a restart overhead, returns to pending, and gets a new start time when it is
-allocated again (a job that grows keeps its start time). A partial eviction of an elastic job
-that keeps at least its minimum loses nothing: its remaining tasks carry its state.
+An evicted job loses the work done since its last checkpoint (without one, everything since it
+last started) and a checkpoint it was still writing, returns to pending, and gets a new start
+time when it is allocated again (a job that grows keeps its start time); when it runs again it
+first restores (its restart overhead) before it computes. With checkpoint costs on (the
+default; :mod:`minruntime_sim.costs`), each checkpoint takes time in which the job makes no
+progress, the first of a run completes an interval after the restore, and jobs without an
+interval draw one; with them off, checkpoints are free and fall every interval after each start.
+A partial eviction of an elastic job that keeps at least its minimum loses nothing: its
+remaining tasks carry its state.
 
 Under the ``checkpoint-aware`` policy each job shows the Session what the simulator knows
 (BEHAVIOR.md section 16): its ``checkpoint_interval``, its ``last_checkpoint`` (the latest
-checkpoint of its current run, the very instant whose progress an eviction keeps), the times of
-its past evictions, and a weight of 1 per task (one GPU).
+checkpoint of its current run, the very instant whose progress an eviction keeps), its
+``checkpoint_restore`` (the current run's restore, with checkpoint costs on), the times of its
+past evictions, and a weight of 1 per task (one GPU).
 
 The simulator asks the library only through its public names (``from minruntime import ...``).
 What it knows of its own jobs it computes itself rather than asking the Session: a job's
@@ -80,7 +85,8 @@ from minruntime import (
     Session,
     TaskStatus,
 )
-from minruntime_sim.errors import SimulationError
+from minruntime_sim.costs import checkpoint_duration, draw_checkpoint_interval
+from minruntime_sim.errors import InvalidSetting, SimulationError
 from minruntime_sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
 from minruntime_sim.model import JobSpec, Settings, VictimOrder, Workload
 
@@ -101,6 +107,31 @@ _WAKE: Final = 1
 _CHUNK: Final = 32
 """Victims are handed to the Session this many at a time, so that a plan stops early."""
 
+_Costs = tuple[int | None, int, int]
+"""A job's checkpoint interval (or ``None``), checkpoint duration and restore, seconds."""
+
+
+def _job_costs(spec: JobSpec, settings: Settings) -> _Costs:
+    """What checkpoints and restarts cost a job under these settings (see
+    :mod:`minruntime_sim.costs`)."""
+    restore = (
+        settings.restart_overhead if spec.checkpoint_restore is None else spec.checkpoint_restore
+    )
+    interval = spec.checkpoint_interval or settings.checkpoint_interval
+    if not settings.checkpoint_costs:
+        return interval, 0, restore
+    if interval is None:
+        interval = draw_checkpoint_interval(settings.seed, spec.id)
+    duration = spec.checkpoint_duration
+    if duration is None:
+        duration = checkpoint_duration(interval)
+    elif duration >= interval:
+        raise InvalidSetting(
+            f"job {spec.id!r}: checkpoint_duration ({duration}) must be shorter than its "
+            f"checkpoint interval ({interval})"
+        )
+    return interval, duration, restore
+
 
 @attrs.frozen(kw_only=True, eq=False)
 class SimulationResult:
@@ -111,7 +142,7 @@ class SimulationResult:
     >>> toy = toy_workload()
     >>> result = simulate(toy)
     >>> result.workload, result.settings.label, len(result.jobs), len(result.evictions)
-    ('toy', 'reclaim=0s preempt=0s checkpoint=none order=reference', 3, 1)
+    ('toy', 'reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0', 3, 1)
     """
 
     workload: str
@@ -149,8 +180,12 @@ class _Job:
 
     __slots__ = (
         "active",
+        "anchor",
+        "checkpoint_spent",
+        "computing",
         "done",
         "draw",
+        "duration",
         "effective",
         "epoch",
         "eviction_count",
@@ -170,6 +205,8 @@ class _Job:
         "queue",
         "required",
         "restart_lost",
+        "restore",
+        "restore_input",
         "run_start",
         "segments",
         "settled",
@@ -178,7 +215,7 @@ class _Job:
         "tasks",
     )
 
-    def __init__(self, spec: JobSpec, index: int, interval: int | None, threshold: int) -> None:
+    def __init__(self, spec: JobSpec, index: int, costs: _Costs, threshold: int) -> None:
         self.spec = spec
         self.index = index
         self.id = spec.id
@@ -196,7 +233,18 @@ class _Job:
         """Its place in the ``random`` victim order, drawn at every start."""
         self.tasks = [_Task(f"{spec.id}/{i}") for i in range(spec.gpus)]
         self.pod_sets = (_PodSet(spec.need, self.tasks),)
-        self.interval = spec.checkpoint_interval or interval
+        self.interval, self.duration, self.restore = costs
+        """Its checkpoint interval (``None``: it never checkpoints), each checkpoint's duration
+        (0: instantaneous) and its restore after a restart, seconds."""
+        self.computing = 0
+        """When the current run computes: its start, plus its restore when it restarts."""
+        self.anchor = 0
+        """What the current run's checkpoints count from: its first completes an interval
+        after this (the end of its restore with checkpoint costs on, its start without)."""
+        self.restore_input: MinRuntime | None = None
+        """The restore of the current run as the Session is told it (``None``: none)."""
+        self.checkpoint_spent = 0
+        """GPU-seconds spent writing checkpoints that completed."""
         self.active = 0
         self.done = 0
         self.required = spec.work
@@ -211,7 +259,9 @@ class _Job:
         self.eviction_count = 0
         self.eviction_times: list[int] = []
         self.lost = 0
+        """GPU-seconds its evictions wasted, restores excepted (those are ``restart_lost``)."""
         self.restart_lost = 0
+        """GPU-seconds it spent restoring after restarts."""
 
     @property
     def surplus(self) -> int:
@@ -223,21 +273,70 @@ class _Job:
         """Pending order inside a queue: higher priority, then earlier arrival."""
         return (-self.priority, self.spec.submit, self.index)
 
-    def checkpoint_at(self, moment: int) -> int:
-        """The latest checkpoint of the current run at ``moment``: the run's start when it has
-        not checkpointed yet (or never does). Checkpoints fall every ``interval`` seconds after
-        the run's start; one due exactly at ``moment`` has completed."""
+    def checkpoint_at(self, moment: int) -> int | None:
+        """The latest checkpoint of the current run completed at ``moment`` (one that completes
+        exactly then counts), or ``None``. The k-th completes at ``anchor + k * interval`` and
+        takes ``duration`` seconds before that."""
         interval = self.interval
         if not interval:
-            return self.run_start
-        return self.run_start + (moment - self.run_start) // interval * interval
+            return None
+        count = (moment - self.anchor) // interval
+        return self.anchor + count * interval if count >= 1 else None
+
+    def saved_since(self, moment: int) -> int:
+        """Since when its work is unsaved at ``moment``: its latest checkpoint of this run,
+        else the anchor (as the Session counts it: ``max(start + restore, last checkpoint)``)."""
+        checkpoint = self.checkpoint_at(moment)
+        return self.anchor if checkpoint is None else checkpoint
+
+    def compute_at(self, moment: int) -> int:
+        """Seconds the current run has computed by ``moment``: none while it restores or writes
+        a checkpoint."""
+        elapsed = moment - self.computing
+        if elapsed <= 0:
+            return 0
+        interval, duration = self.interval, self.duration
+        if not interval or not duration:
+            return elapsed
+        periods, rest = divmod(elapsed, interval)  # duration > 0: anchor == computing
+        return periods * (interval - duration) + min(rest, interval - duration)
+
+    def moment_of(self, computed: int) -> int:
+        """The first moment at which the current run has computed ``computed`` seconds (> 0)."""
+        interval, duration = self.interval, self.duration
+        if not interval or not duration:
+            return self.computing + computed
+        periods, rest = divmod(computed, interval - duration)
+        # done just as a checkpoint would begin: it finishes without writing it
+        return self.computing + (
+            periods * interval - duration if rest == 0 else periods * interval + rest
+        )
 
     def progress_at(self, moment: int) -> int:
         """Work done at ``moment`` (GPU-seconds), within the current run."""
         for time, done, active in reversed(self.segments):
             if time <= moment:
-                return done + (moment - time) * active
+                return done + (self.compute_at(moment) - self.compute_at(time)) * active
         raise SimulationError(f"job {self.id!r}: no progress known at {moment}")  # pragma: no cover
+
+    def busy_between(self, start: int, end: int) -> int:
+        """GPU-seconds its tasks held between ``start`` and ``end`` within the current run."""
+        busy = 0
+        segments = self.segments
+        for i, (time, _, active) in enumerate(segments):
+            until = segments[i + 1][0] if i + 1 < len(segments) else end
+            low, high = max(time, start), min(until, end)
+            if high > low:
+                busy += (high - low) * active
+        return busy
+
+    def interrupted_checkpoint(self, moment: int) -> int:
+        """GPU-seconds spent on a checkpoint still being written at ``moment`` (0 if none)."""
+        interval, duration = self.interval, self.duration
+        if not interval or not duration or moment <= self.computing:
+            return 0
+        begins = self.saved_since(moment) + interval - duration
+        return self.busy_between(begins, moment) if moment > begins else 0
 
 
 class _Clock:
@@ -256,15 +355,16 @@ class _AwareJob(_Job):
     """A job that also shows the Session its checkpoint-aware inputs (BEHAVIOR.md section 16).
 
     ``last_checkpoint`` is :meth:`checkpoint_at` the clock's instant, the same checkpoint whose
-    progress an eviction keeps, so the Session's unsaved work is the simulator's lost work.
+    progress an eviction keeps, and ``checkpoint_restore`` the current run's restore (with
+    checkpoint costs on), so the Session's unsaved work is the GPU time an eviction wastes.
     """
 
     __slots__ = ("checkpoint_interval", "clock")
 
     def __init__(
-        self, spec: JobSpec, index: int, interval: int | None, threshold: int, clock: _Clock
+        self, spec: JobSpec, index: int, costs: _Costs, threshold: int, clock: _Clock
     ) -> None:
-        super().__init__(spec, index, interval, threshold)
+        super().__init__(spec, index, costs, threshold)
         self.clock = clock
         self.checkpoint_interval = None if self.interval is None else MinRuntime(self.interval)
 
@@ -273,8 +373,7 @@ class _AwareJob(_Job):
         """The latest completed checkpoint of the current run (seconds), or ``None``."""
         if not self.active or not self.interval:
             return None
-        checkpoint = self.checkpoint_at(self.clock.now)
-        return checkpoint if checkpoint > self.run_start else None
+        return self.checkpoint_at(self.clock.now)
 
     @property
     def evictions(self) -> tuple[int, ...]:
@@ -289,6 +388,7 @@ class _AwareJob(_Job):
         return JobInputs(
             checkpoint_interval=self.checkpoint_interval,
             last_checkpoint=self.last_checkpoint,
+            checkpoint_restore=self.restore_input,
             evictions=self.evictions,
         )
 
@@ -420,9 +520,9 @@ class _Simulation:
         }
         self.queue_list = list(self.queues.values())
         self.jobs = [
-            _AwareJob(spec, index, settings.checkpoint_interval, threshold, self.clock)
+            _AwareJob(spec, index, _job_costs(spec, settings), threshold, self.clock)
             if shows_checkpoints
-            else _Job(spec, index, settings.checkpoint_interval, threshold)
+            else _Job(spec, index, _job_costs(spec, settings), threshold)
             for index, spec in enumerate(workload.jobs)
         ]
         self.events: list[tuple[int, int, int, _Job | None, int]] = []
@@ -761,13 +861,25 @@ class _Simulation:
     # -- job state changes ----------------------------------------------------------------------
 
     def _settle(self, job: _Job, now: int) -> None:
-        job.done += (now - job.settled) * job.active
+        settled = job.settled
+        if now <= settled:
+            return
+        computed = job.compute_at(now) - job.compute_at(settled)
+        job.done += computed * job.active
+        restoring = max(0, min(now, job.computing) - settled)
+        job.restart_lost += restoring * job.active
+        job.checkpoint_spent += (now - settled - computed - restoring) * job.active
         job.settled = now
 
     def _schedule_completion(self, job: _Job) -> None:
         job.epoch += 1
         remaining = job.required - job.done
-        self._push(job.settled + max(0, -(-remaining // job.active)), _COMPLETE, job, job.epoch)
+        if remaining <= 0:
+            finish = job.settled
+        else:
+            needed = -(-remaining // job.active)
+            finish = job.moment_of(job.compute_at(job.settled) + needed)
+        self._push(finish, _COMPLETE, job, job.epoch)
 
     def _start(self, job: _Job, now: int, count: int) -> None:
         if count < 1 or count > self.free:
@@ -787,6 +899,11 @@ class _Simulation:
                 job.draw = self.rng.random()
             job.start_time = now  # a run starts now; a job that grows keeps its start time
             job.run_start = now
+            restore = job.restore if job.first_start is not None else 0  # a restart restores
+            job.computing = now + restore
+            phase = restore if self.settings.checkpoint_costs else 0
+            job.anchor = now + phase
+            job.restore_input = MinRuntime(phase) if phase else None
             job.settled = now
             job.segments = [(now, job.done, count)]
             job.pending_total += now - job.pending_since
@@ -840,30 +957,41 @@ class _Simulation:
         unsaved: float | None = None,
     ) -> None:
         """Evict ``chosen``; ``unsaved`` is the Session's unsaved work of them, checked against
-        the work lost when the whole job goes after a run at one size."""
+        the GPU time since the job's work was last saved when the whole job goes after a run at
+        one size.
+
+        A whole eviction wastes the progress since the latest checkpoint and the time spent on a
+        checkpoint still being written (or, for a job that saves when evicted, the save time
+        instead of the progress); the restart it causes is paid as the job restores when it
+        runs again. The record charges that restart at the job's size when evicted."""
         self._settle(job, now)
         before = job.active
         since_start = job.done - job.segments[0][1]
         for task in chosen:
             task.status = _PENDING
-        self._release(job, len(chosen))
         lost = restart = 0
-        if job.active == 0:
+        if len(chosen) == before:
+            since = job.saved_since(now)
+            interrupted = job.interrupted_checkpoint(now)
+            job.checkpoint_spent -= interrupted  # it never completes: wasted, not a checkpoint
             save = self.settings.save_on_preempt
             if save is None:
-                saved = job.progress_at(job.checkpoint_at(now))  # the run's start without one
-                lost = job.done - saved
+                saved = job.progress_at(since)
+                lost = job.done - saved + interrupted
             else:  # it saves everything, which takes ``save`` on each of its GPUs
-                saved, lost = job.done, save * before
-                job.required += lost  # busy GPU time that is not progress, as a restart
-            if save is None and unsaved is not None and len(job.segments) == 1 and unsaved != lost:
-                raise SimulationError(
-                    f"at {now}: {job.id!r} loses {lost} GPU-seconds since its checkpoint at "
-                    f"{job.checkpoint_at(now)}, but the Session counts {unsaved} unsaved"
-                )
-            restart = self.settings.restart_overhead * before
+                saved = job.done
+                job.required += save * before  # busy GPU time that is not progress, paid later
+                lost = save * before + interrupted
+            if save is None and unsaved is not None and len(job.segments) == 1:
+                busy = job.busy_between(since, now)
+                if unsaved != busy:
+                    raise SimulationError(
+                        f"at {now}: {job.id!r} held {busy} GPU-seconds since its work was last "
+                        f"saved at {since}, but the Session counts {unsaved} unsaved"
+                    )
+            restart = job.restore * before
             job.done = saved
-            job.required += restart
+            self._release(job, len(chosen))
             job.epoch += 1  # its completion event is void
             queue = self.queues[job.queue]
             queue.remove_running(job)
@@ -871,13 +999,13 @@ class _Simulation:
             job.pending_since = now
             queue.push(job)
         else:
+            self._release(job, len(chosen))
             job.segments.append((now, job.done, job.active))
             self.shrunk[job.id] = job
             self._schedule_completion(job)
         job.eviction_count += 1
         job.eviction_times.append(now)
-        job.lost += lost + restart
-        job.restart_lost += restart
+        job.lost += lost
         start = job.start_time if job.start_time is not None else now
         self.records.append(
             EvictionRecord(
@@ -912,8 +1040,9 @@ class _Simulation:
                 finish=job.finish,
                 pending_time=job.pending_total,
                 evictions=job.eviction_count,
-                lost_gpu_seconds=job.lost,
+                lost_gpu_seconds=job.lost + job.restart_lost,
                 restart_gpu_seconds=job.restart_lost,
+                checkpoint_gpu_seconds=job.checkpoint_spent,
             )
             for job in self.jobs
         )

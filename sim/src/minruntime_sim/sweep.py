@@ -8,7 +8,7 @@ from its :class:`TraceSource`.
 >>> from minruntime import MinRuntime
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[None, 1800])
 >>> [settings.label for settings in grid]
-['reclaim=0s preempt=0s checkpoint=none order=reference', 'reclaim=0s preempt=0s checkpoint=30m order=reference', 'reclaim=1h preempt=0s checkpoint=none order=reference', 'reclaim=1h preempt=0s checkpoint=30m order=reference']
+['reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0', 'reclaim=0s preempt=0s checkpoint=30m order=reference', 'reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0', 'reclaim=1h preempt=0s checkpoint=30m order=reference']
 >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")], checkpoints=[1800],
 ...                      policies=["none", "min-runtime", "checkpoint-aware"])
 >>> for settings in grid:
@@ -27,6 +27,7 @@ import importlib
 import io
 import itertools
 import json
+import math
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ __all__ = [
     "evictions_csv",
     "format_table",
     "plot",
+    "plot_figure",
     "run_sweep",
     "settings_grid",
     "to_csv",
@@ -125,6 +127,7 @@ def settings_grid(
     eviction_window: MinRuntime = MinRuntime.NEVER,
     victim_orders: Sequence[VictimOrder] = (VictimOrder.REFERENCE,),
     seed: int = 0,
+    checkpoint_costs: bool = True,
 ) -> list[Settings]:
     """Every combination of the values, reclaim outermost, then preempt, then checkpoints, then
     policies, then victim orders; a combination equal to an earlier one is left out (policy
@@ -146,6 +149,7 @@ def settings_grid(
             eviction_window=eviction_window,
             victim_order=order,
             seed=seed,
+            checkpoint_costs=checkpoint_costs,
         )
         if settings not in grid:
             grid.append(settings)
@@ -254,8 +258,12 @@ def _duration(seconds: float) -> str:
 
 
 def _checkpoint(settings: Settings) -> str:
+    """The checkpoint interval as tables show it: ``drawn`` (per job), ``none``, or a duration
+    (``/free`` when checkpoint costs are off)."""
     interval = settings.checkpoint_interval
-    return "none" if interval is None else str(MinRuntime(interval))
+    if interval is None:
+        return "drawn" if settings.checkpoint_costs else "none"
+    return str(MinRuntime(interval)) + ("" if settings.checkpoint_costs else "/free")
 
 
 def _order(settings: Settings) -> str:
@@ -389,12 +397,12 @@ def usage_csv(summaries: Sequence[RunSummary]) -> str:
     >>> summaries = run_sweep(TraceSource("synthetic", limit=3), settings_grid(), detail=True)
     >>> print(usage_csv(summaries))
     run,time,busy_gpus
-    reclaim=0s preempt=0s checkpoint=none order=reference,223,2
-    reclaim=0s preempt=0s checkpoint=none order=reference,276,6
-    reclaim=0s preempt=0s checkpoint=none order=reference,367,8
-    reclaim=0s preempt=0s checkpoint=none order=reference,1538,6
-    reclaim=0s preempt=0s checkpoint=none order=reference,6261,4
-    reclaim=0s preempt=0s checkpoint=none order=reference,7927,0
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,223,2
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,276,6
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,367,8
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,1538,6
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,6431,4
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0,8076,0
     <BLANKLINE>
     """
     buffer = io.StringIO()
@@ -414,6 +422,7 @@ def _series_key(settings: Settings) -> tuple[object, ...]:
         settings.seed,
         settings.preempt_min_runtime,
         settings.checkpoint_interval,
+        settings.checkpoint_costs,
         settings.checkpoint_grace,
         settings.budget,
         settings.restart_overhead,
@@ -435,7 +444,11 @@ def _series_label(settings: Settings, summaries: Sequence[RunSummary]) -> str:
         other.preempt_min_runtime != settings.preempt_min_runtime for other in protecting
     ):
         parts.append(f"preempt {settings.preempt_min_runtime}")
-    if any(other.checkpoint_interval != settings.checkpoint_interval for other in others):
+    if any(
+        (other.checkpoint_interval, other.checkpoint_costs)
+        != (settings.checkpoint_interval, settings.checkpoint_costs)
+        for other in others
+    ):
         parts.append(f"checkpoint {_checkpoint(settings)}")
     aware = [other for other in others if other.checkpoint_aware]
     if settings.checkpoint_aware and any(
@@ -455,12 +468,17 @@ def _common(summaries: Sequence[RunSummary]) -> str:
     if not summaries:
         return ""
     parts = []
-    intervals = {summary.settings.checkpoint_interval for summary in summaries}
+    intervals = {
+        (summary.settings.checkpoint_interval, summary.settings.checkpoint_costs)
+        for summary in summaries
+    }
     if len(intervals) == 1:
-        interval = intervals.pop()
-        parts.append(
-            "no checkpoints" if interval is None else f"checkpoints every {MinRuntime(interval)}"
-        )
+        interval, costs = intervals.pop()
+        if interval is None:
+            parts.append("checkpoints drawn per job" if costs else "no checkpoints")
+        else:
+            free = "" if costs else " (free)"
+            parts.append(f"checkpoints every {MinRuntime(interval)}{free}")
     orders = {_order(summary.settings) for summary in summaries}
     if len(orders) == 1:
         parts.append(f"victim order {orders.pop()}")
@@ -476,109 +494,183 @@ def _common(summaries: Sequence[RunSummary]) -> str:
 
 
 _MARKERS: Final = ("o", "s", "^", "D", "v", "P", "X", "*")
-_AXES_POINTS: Final = (470.0, 300.0)
-"""Roughly the plot area's width and height in points (8 x 5.5 inch figure, less margins)."""
-_LABEL_POINTS: Final = (20.0, 10.0)
-"""Roughly the width and height of a short label at font size 8, in points."""
-_PLACES: Final = tuple((side, rise) for rise in (3, -11, 14, -22, 25, -33) for side in (5, -5))
-"""Where a point's label may go, tried in turn: (points right of the point, negative for left;
-points up). The first place free of other labels and markers is taken."""
+_DPI: Final = 150
+"""The figure's resolution: labels are placed at the resolution the file is written at."""
+_LABEL_SIZE: Final = 8
+"""Point labels' font size."""
+_MARKER_SIZE: Final = 6
+"""Markers' size in points."""
+_OFFSETS: Final = tuple(
+    (round(dx * radius), round(dy * radius))
+    for radius in (7, 12, 18, 26, 36, 48)
+    for dx, dy in ((1, 0), (-1, 0), (1, 0.8), (1, -0.8), (-1, 0.8), (-1, -0.8), (0, 1), (0, -1))
+)
+"""Where a point's label may go, tried in turn, as (points right, points up) of the point: beside
+it first, then diagonally, then above and below, further out each round."""
 
 
-def _label_places(points: Sequence[tuple[float, float]]) -> list[tuple[int, int]]:
-    """A place (see :data:`_PLACES`) for each point's label, so that labels overlap neither
-    each other nor the markers as far as the places tried allow; labels are placed in the order
-    given."""
-    if not points:
-        return []
-    xs = [x for x, _ in points]
-    ys = [y for _, y in points]
-    x_scale = _AXES_POINTS[0] / ((max(xs) - min(xs)) or 1.0)
-    y_scale = _AXES_POINTS[1] / ((max(ys) - min(ys)) or 1.0)
-    width, height = _LABEL_POINTS
-    taken = [
-        (x * x_scale - 4, y * y_scale - 4, x * x_scale + 4, y * y_scale + 4) for x, y in points
-    ]
-    places = []
-    for x, y in points:
-        px, py = x * x_scale, y * y_scale
-        chosen = _PLACES[0]
-        for side, rise in _PLACES:
-            left = px + side if side > 0 else px + side - width
-            box = (left, py + rise, left + width, py + rise + height)
-            if all(
-                box[2] <= other[0] or other[2] <= box[0] or box[3] <= other[1] or other[3] <= box[1]
-                for other in taken
-            ):
-                chosen = (side, rise)
+def _load_pyplot() -> Any:
+    try:
+        matplotlib: Any = importlib.import_module("matplotlib")
+        matplotlib.use("Agg")
+        return importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        raise ImportError(
+            "--plot needs matplotlib, which is not installed: pip install matplotlib"
+        ) from None
+
+
+_Box = tuple[float, float, float, float]
+"""A display-space box: (left, bottom, right, top) in pixels."""
+
+
+def _box(extent: Any) -> _Box:
+    """A rendered artist's extent as a :data:`_Box`, one pixel wider on every side."""
+    return (extent.x0 - 1, extent.y0 - 1, extent.x1 + 1, extent.y1 + 1)
+
+
+def _overlap(a: _Box, b: _Box) -> float:
+    """The area two boxes share (0 when they only touch)."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
+def _place_labels(
+    figure: Any, axes: Any, points: Sequence[tuple[float, float]], texts: Sequence[str], color: str
+) -> None:
+    """Label each point, at the first of :data:`_OFFSETS` where the label's rendered box stays
+    inside the axes and overlaps neither a marker nor a label already placed; where none is
+    free, at the place it overlaps least. Boxes come from the Agg renderer in display space,
+    so the axes' limits and layout must be final."""
+    renderer = figure.canvas.get_renderer()
+    extent = axes.get_window_extent(renderer)
+    area = (extent.x0, extent.y0, extent.x1, extent.y1)
+    radius = _MARKER_SIZE * figure.dpi / 72 / 2 + 1
+    pixels = [(float(px), float(py)) for px, py in axes.transData.transform(points)]
+    marks = [(px - radius, py - radius, px + radius, py + radius) for px, py in pixels]
+    line: list[_Box] = []  # the segments joining the points, every 3 pixels: avoided if possible
+    for (ax, ay), (bx, by) in itertools.pairwise(pixels):
+        steps = max(1, int(math.hypot(bx - ax, by - ay) // 3))
+        for i in range(steps + 1):
+            x, y = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
+            line.append((x - 1, y - 1, x + 1, y + 1))
+    taken: list[_Box] = []
+    for point, text in zip(points, texts, strict=True):
+        best: tuple[float, tuple[int, int]] | None = None
+        for dx, dy in _OFFSETS:
+            label = axes.annotate(
+                text,
+                point,
+                xytext=(dx, dy),
+                textcoords="offset points",
+                horizontalalignment="left" if dx > 0 else "right" if dx < 0 else "center",
+                verticalalignment="center",
+                fontsize=_LABEL_SIZE,
+                color=color,
+            )
+            box = _box(label.get_window_extent(renderer))
+            outside = box[0] < area[0] or box[2] > area[2] or box[1] < area[1] or box[3] > area[3]
+            cost = 1000 * sum(_overlap(box, other) for other in (*marks, *taken))
+            cost += sum(_overlap(box, other) for other in line) + (1e12 if outside else 0)
+            label.remove()
+            if best is None or cost < best[0]:
+                best = (cost, (dx, dy))
+            if cost == 0:
                 break
-        side, rise = chosen
-        left = px + side if side > 0 else px + side - width
-        taken.append((left, py + rise, left + width, py + rise + height))
-        places.append(chosen)
-    return places
+        assert best is not None
+        dx, dy = best[1]
+        label = axes.annotate(
+            text,
+            point,
+            xytext=(dx, dy),
+            textcoords="offset points",
+            horizontalalignment="left" if dx > 0 else "right" if dx < 0 else "center",
+            verticalalignment="center",
+            fontsize=_LABEL_SIZE,
+            color=color,
+        )
+        taken.append(_box(label.get_window_extent(renderer)))
 
 
-def plot(summaries: Sequence[RunSummary], path: str | os.PathLike[str], *, title: str) -> None:
-    """Lost GPU-hours against reclaim waiting GPU-hours: one point per run, one series per
-    policy (and per value of any other setting that differs between runs), each point
-    labelled with its reclaim min-runtime and a series' points joined in the grid's order.
+def plot_figure(summaries: Sequence[RunSummary], *, title: str) -> Any:
+    """The trade-off figure (a matplotlib ``Figure``): lost GPU-hours against reclaim waiting
+    GPU-hours, one panel per series (a policy, and any other setting that differs between
+    runs), all on the same axes' scales; one point per run, labelled with its reclaim
+    min-runtime, a series' points joined in the grid's order. Labels are placed where their
+    rendered boxes overlap no other label and no point, and off the lines where they can.
 
     Needs matplotlib (``pip install matplotlib``), imported only here.
 
     Raises:
         ImportError: without matplotlib, saying how to install it.
+
+    >>> from minruntime_sim.synthetic import toy_workload
+    >>> from minruntime_sim import simulate
+    >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1m")], policies=["none", "min-runtime"])
+    >>> runs = [RunSummary(settings=s, metrics=simulate(toy_workload(), s).metrics) for s in grid]
+    >>> figure = plot_figure(runs, title="toy")
+    >>> [axes.get_title() for axes in figure.axes], [t.get_text() for t in figure.axes[1].texts]
+    (['none', 'min-runtime'], ['0s', '1m'])
     """
-    try:
-        matplotlib: Any = importlib.import_module("matplotlib")
-        matplotlib.use("Agg")
-        pyplot: Any = importlib.import_module("matplotlib.pyplot")
-    except ImportError:
-        raise ImportError(
-            "--plot needs matplotlib, which is not installed: pip install matplotlib"
-        ) from None
+    pyplot = _load_pyplot()
     series: dict[tuple[object, ...], list[RunSummary]] = {}
     for summary in summaries:
         series.setdefault(_series_key(summary.settings), []).append(summary)
-    figure, axes = pyplot.subplots(figsize=(8, 5.5))
-    places = iter(
-        _label_places(
-            [
-                (run.metrics.reclaim_waiting_gpu_hours, run.metrics.lost_gpu_hours)
-                for runs in series.values()
-                for run in runs
-            ]
-        )
+    count = max(1, len(series))
+    columns = min(3, count)
+    rows = -(-count // columns)
+    figure, grid = pyplot.subplots(
+        rows,
+        columns,
+        figsize=(3.9 * columns, 2.9 * rows + 0.9),
+        dpi=_DPI,
+        sharex=True,
+        sharey=True,
+        squeeze=False,
     )
-    for number, runs in enumerate(series.values()):
+    panels = [axes for row in grid for axes in row]
+    for axes in panels[len(series) :]:
+        axes.set_visible(False)
+    xs_all = [run.metrics.reclaim_waiting_gpu_hours for run in summaries] or [0.0]
+    ys_all = [run.metrics.lost_gpu_hours for run in summaries] or [0.0]
+    x_span = (max(xs_all) - min(xs_all)) or 1.0
+    y_span = (max(ys_all) - min(ys_all)) or 1.0
+    drawn = []
+    for number, (axes, runs) in enumerate(zip(panels, series.values(), strict=False)):
         xs = [run.metrics.reclaim_waiting_gpu_hours for run in runs]
         ys = [run.metrics.lost_gpu_hours for run in runs]
         color = f"C{number % 10}"
         axes.plot(
-            xs,
-            ys,
-            marker=_MARKERS[number % len(_MARKERS)],
-            markersize=max(4, 10 - 2 * number),  # equal points show as nested markers
-            color=color,
-            label=_series_label(runs[0].settings, summaries),
+            xs, ys, marker=_MARKERS[number % len(_MARKERS)], markersize=_MARKER_SIZE, color=color
         )
-        for run, x, y in zip(runs, xs, ys, strict=True):
-            place = next(places)
-            axes.annotate(
-                str(run.settings.reclaim_min_runtime),
-                (x, y),
-                textcoords="offset points",
-                xytext=place,
-                horizontalalignment="left" if place[0] > 0 else "right",
-                fontsize=8,
-                color=color,
-            )
-    axes.set_xlabel("reclaim waiting caused by protection (GPU-hours)")
-    axes.set_ylabel("lost work (GPU-hours)")
-    axes.set_title(title + _common(summaries))
-    axes.legend(title="policy (points: reclaim min-runtime)", fontsize=8, title_fontsize=8)
-    axes.grid(alpha=0.3)
-    axes.margins(x=0.07)  # room for labels left of the points at zero waiting
+        axes.set_title(_series_label(runs[0].settings, summaries), fontsize=9, color=color)
+        axes.grid(alpha=0.3)
+        drawn.append((axes, runs, xs, ys, color))
+    # wide margins: the labels of the points at the edges must fit inside the axes
+    panels[0].set_xlim(min(xs_all) - 0.22 * x_span, max(xs_all) + 0.22 * x_span)
+    panels[0].set_ylim(min(ys_all) - 0.12 * y_span, max(ys_all) + 0.12 * y_span)
+    for axes in grid[-1]:
+        axes.set_xlabel("reclaim waiting (GPU-h)", fontsize=8)
+    for row in grid:
+        row[0].set_ylabel("lost work (GPU-h)", fontsize=8)
+    figure.suptitle(
+        title + _common(summaries) + "\npoints labelled with the reclaim min-runtime", fontsize=10
+    )
     figure.tight_layout()
-    figure.savefig(os.fspath(path), dpi=150)
-    pyplot.close(figure)
+    for axes, runs, xs, ys, color in drawn:
+        texts = [str(run.settings.reclaim_min_runtime) for run in runs]
+        _place_labels(figure, axes, list(zip(xs, ys, strict=True)), texts, color)
+    return figure
+
+
+def plot(summaries: Sequence[RunSummary], path: str | os.PathLike[str], *, title: str) -> None:
+    """Write :func:`plot_figure` to ``path`` (PNG, or any format matplotlib infers from the
+    name).
+
+    Raises:
+        ImportError: without matplotlib, saying how to install it.
+    """
+    figure = plot_figure(summaries, title=title)
+    figure.savefig(os.fspath(path), dpi=_DPI)
+    _load_pyplot().close(figure)
