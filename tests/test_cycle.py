@@ -184,7 +184,10 @@ def test_next_expiry_over_the_running_jobs() -> None:
 
 
 @settings(max_examples=200)
-@given(situations(max_queues=6, max_victims=12), st.sampled_from([None, "budget", "grace"]))
+@given(
+    situations(max_queues=6, max_victims=12, trees=True),
+    st.sampled_from([None, "budget", "grace"]),
+)
 def test_the_cycle_answers_exactly_the_batch_rule(situation: Situation, extra: str | None) -> None:
     """For any tree, method, settings and preemptor, a cycle's victims are the batch form's."""
     tree = situation.tree

@@ -358,7 +358,7 @@ def test_explain_takes_the_action_by_name_and_reports_the_sessions_now() -> None
 # -- properties ---------------------------------------------------------------------------------
 
 
-@given(situations())
+@given(situations(trees=True))
 def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
     """Law: ``explain(...).allowed == is_eligible(...)``, and the decision's own truth, its
     reason's and its sentence's verdict agree."""
@@ -374,7 +374,7 @@ def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
         )
 
 
-@given(situations())
+@given(situations(trees=True))
 def test_explain_reports_the_sessions_min_runtime_and_protection(world: Situation) -> None:
     """Law: a decision's MR and ``protected_until`` are the session's answers for the same pair."""
     s = world.session()

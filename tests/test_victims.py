@@ -683,7 +683,7 @@ def test_next_expiry_of_a_future_start() -> None:
 # -- properties ---------------------------------------------------------------------------------
 
 
-@given(situations())
+@given(situations(trees=True))
 def test_eligible_victims_equals_filtering_one_by_one(world: Situation) -> None:
     """Law: the batch form returns exactly the victims ``is_eligible`` accepts, in input order."""
     batch = world.session().eligible_victims(world.action, world.preemptor, world.victims)
@@ -696,7 +696,7 @@ def test_eligible_victims_equals_filtering_one_by_one(world: Situation) -> None:
     assert [id(victim) for victim in batch] == [id(victim) for victim in expected]
 
 
-@given(situations(), st.data())
+@given(situations(trees=True), st.data())
 def test_eligible_victims_does_not_depend_on_input_order(
     world: Situation, data: st.DataObject
 ) -> None:
@@ -707,7 +707,7 @@ def test_eligible_victims_does_not_depend_on_input_order(
     assert {id(victim) for victim in first} == {id(victim) for victim in second}
 
 
-@given(situations(), st.integers(0, 20 * 86_400))
+@given(situations(trees=True), st.integers(0, 20 * 86_400))
 def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
     world: Situation, seconds: int
 ) -> None:
@@ -719,7 +719,7 @@ def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
             assert later.is_eligible(world.action, world.preemptor, victim)
 
 
-@given(situations())
+@given(situations(trees=True))
 def test_evictable_tasks_are_active_tasks_of_the_victim_each_once(world: Situation) -> None:
     """Law: evictable tasks are a duplicate-free subset of the victim's active tasks, and none
     exist unless the victim is eligible."""
@@ -762,7 +762,7 @@ def passes_fundamentals(action: Action, tree: QueueTree, preemptor: Job, victim:
     return sum(actives) > 0
 
 
-@given(situations())
+@given(situations(trees=True))
 def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: Situation) -> None:
     """Law: next_expiry is the minimum ``protected_until`` after ``now`` over the victims that
     pass every fundamental, have a finite MR, are protected now and are not semi-preemptible."""
@@ -790,7 +790,7 @@ def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: Sit
     assert world.session().next_expiry(action, preemptor, world.victims) == expected
 
 
-@given(situations())
+@given(situations(trees=True))
 def test_eligibility_is_the_fundamentals_then_the_min_runtime_filter(world: Situation) -> None:
     """Law: eligible iff the independently written fundamentals and the min-runtime filter pass."""
     s = world.session()
