@@ -559,3 +559,42 @@ def test_evicting_more_never_mends_a_broken_shape(
     event(f"first eviction breaks the shape: {broken}")
     if broken:
         assert not s.validate("preempt", PREEMPTOR, {job: list({*first, *more})}).valid
+
+
+def test_sub_groups_that_are_not_sub_groups_are_an_error_naming_the_field() -> None:
+    with pytest.raises(InvalidJob) as caught:
+        Job("j", "q", sub_groups=["s"])  # type: ignore[list-item]
+    assert str(caught.value) == "Job sub_groups[0]: expected a SubGroup, got str"
+
+
+@pytest.mark.parametrize(
+    ("own", "message"),
+    [
+        (
+            OwnJob("bad", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="g")], [OwnSet(5)]),  # type: ignore[arg-type]
+            "job 'bad': a sub-group set name: expected a non-empty string, got 5",
+        ),
+        (
+            OwnJob("bad", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="g")], [OwnSet("g", 7)]),  # type: ignore[arg-type]
+            "job 'bad': sub-group set 'g' parent: expected a name or None, got 7",
+        ),
+        (
+            OwnJob(
+                "bad", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="g")], [OwnSet("g", None, -1)]
+            ),
+            "job 'bad': sub-group set 'g' min_sub_group: expected an integer >= 0, got -1",
+        ),
+        (
+            OwnJob("bad", "q", [OwnPodSet("a", 1, [Task("a-0")])], min_sub_group=True),
+            "job 'bad': min_sub_group: expected an integer >= 0 or None, got True",
+        ),
+        (
+            OwnJob("bad", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="")], [OwnSet("g")]),
+            "job 'bad': pod set 'a' parent: expected a name or None, got ''",
+        ),
+    ],
+)
+def test_a_schedulers_own_bad_tree_field_is_an_error_naming_it(own: OwnJob, message: str) -> None:
+    with pytest.raises(InvalidJob) as caught:
+        session().evictable_tasks("preempt", PREEMPTOR, own)
+    assert str(caught.value) == message

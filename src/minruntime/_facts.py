@@ -336,7 +336,14 @@ def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
     try:
         return build(
             leaves,
-            [(node.name, node.parent, node.min_sub_group) for node in sets],
+            [
+                (
+                    getattr(node, "name", None),
+                    getattr(node, "parent", None),
+                    getattr(node, "min_sub_group", None),
+                )
+                for node in sets
+            ],
             getattr(job, "min_sub_group", None),
             _active_of,
             _tasks_of,

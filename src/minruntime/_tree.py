@@ -26,7 +26,7 @@ Every function reads the shape built once per job by :func:`build` (facts keep i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["Node", "Shape", "TreeError", "build", "link"]
 
@@ -62,9 +62,9 @@ class Node(Generic[L]):
 
 
 def link(
-    leaves: Sequence[tuple[str, str | None, int, L]],
-    sets: Iterable[tuple[str, str | None, int | None]],
-    root_need: int | None,
+    given_leaves: Sequence[tuple[object, object, object, L]],
+    given_sets: Iterable[tuple[object, object, object]],
+    root_need: object,
 ) -> Node[L]:
     """Link pod sets (``name, parent, min_available, payload``, in listing order) and sets
     (``name, parent, min_sub_group``) into a tree; return its root (the job, name ``None``).
@@ -73,6 +73,13 @@ def link(
         TreeError: for two sub-groups of one name, a parent that is no set of the job, a cycle
             of parents, a set with no children, or a ``min_sub_group`` above its children.
     """
+    leaves = [(*_checked(entry[:3], "pod set"), entry[3]) for entry in given_leaves]
+    sets = [_checked(entry, "sub-group set") for entry in given_sets]
+    if root_need is not None and not _count(root_need):
+        raise TreeError(
+            f"min_sub_group: expected an integer >= 0 or None, got {root_need!r:.60}", ""
+        )
+    root_wanted = root_need if isinstance(root_need, int) else None
     nodes: dict[str, Node[L]] = {}
     parents: dict[str, str | None] = {}
     for name, parent, minimum, payload in leaves:
@@ -127,8 +134,30 @@ def link(
                 name,
             )
         node.need = _need(name, wanted, len(node.children))
-    root.need = _need(None, root_need, len(root.children))
+    root.need = _need(None, root_wanted, len(root.children))
     return root
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _checked(entry: tuple[object, object, object], what: str) -> tuple[str, str | None, Any]:
+    """A (name, parent, count) of a scheduler's own objects, checked: a non-empty name, a
+    parent name or ``None``, a count >= 0 (``None`` too for a set)."""
+    name, parent, count = entry
+    if not isinstance(name, str) or not name:
+        raise TreeError(f"a {what} name: expected a non-empty string, got {name!r:.60}", "")
+    if parent is not None and (not isinstance(parent, str) or not parent):
+        raise TreeError(
+            f"{what} {name!r} parent: expected a name or None, got {parent!r:.60}", name
+        )
+    if not (_count(count) or (count is None and what != "pod set")):
+        field = "min_available" if what == "pod set" else "min_sub_group"
+        raise TreeError(
+            f"{what} {name!r} {field}: expected an integer >= 0, got {count!r:.60}", name
+        )
+    return name, parent, count
 
 
 def _need(name: str | None, wanted: int | None, children: int) -> int:
@@ -277,9 +306,9 @@ class Shape(Generic[L]):
 
 
 def build(
-    leaves: Sequence[tuple[str, str | None, int, L]],
-    sets: Iterable[tuple[str, str | None, int | None]],
-    root_need: int | None,
+    leaves: Sequence[tuple[object, object, object, L]],
+    sets: Iterable[tuple[object, object, object]],
+    root_need: object,
     active: Callable[[L], Sequence[object]],
     tasks: Callable[[L], Sequence[object]],
 ) -> Shape[L]:

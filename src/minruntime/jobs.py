@@ -362,7 +362,13 @@ class SubGroup:
 
 
 def _to_sub_groups(sub_groups: Iterable[SubGroup]) -> tuple[SubGroup, ...]:
-    return tuple(sub_groups)
+    found = tuple(sub_groups)
+    for index, node in enumerate(found):
+        if not isinstance(node, SubGroup):
+            raise InvalidJob(
+                f"Job sub_groups[{index}]: expected a SubGroup, got {type(node).__name__}"
+            )
+    return found
 
 
 def _preemptibility(value: object) -> Preemptibility:
