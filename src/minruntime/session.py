@@ -296,7 +296,8 @@ class Session:
         """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
         in its queue's quota (BEHAVIOR.md section 7): every active task of a non-preemptible
         job, a semi-preemptible job's core (the first ``min_available`` active tasks of each pod
-        set, in listing order), nothing of a preemptible job.
+        set, in listing order; with a sub-group tree, of the sub-groups each set needs, section
+        18), nothing of a preemptible job.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
@@ -470,7 +471,8 @@ class Session:
 
         None if the victim is not eligible; all its active tasks if it is eligible and not
         protected; per pod set the active tasks above ``min_available`` if it is protected and
-        elastic, or semi-preemptible.
+        elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md section 18), the
+        sub-groups outside its core come first, whole, the last listed first.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
