@@ -113,7 +113,7 @@ def evict(job: Job, *task_ids: str, now: int = 600) -> list[str]:
         ),
         (
             {"min_sub_group": -1},
-            "Job 'j' min_sub_group: expected an integer >= 0 or None, got -1",
+            "job 'j': min_sub_group: expected an integer >= 0 or None, got -1",
         ),
     ],
 )
@@ -138,8 +138,8 @@ def test_a_malformed_tree_is_an_error_naming_the_job_and_the_sub_group(
             "SubGroup 's' min_sub_group: expected an integer >= 0 or None, got True",
         ),
         (
-            lambda: PodSet("a", parent=3),  # type: ignore[arg-type]
-            "PodSet 'a' parent: expected a non-empty name or None, got 3",
+            lambda: Job("j", "q", pod_sets=[PodSet("a", parent=3)]),  # type: ignore[arg-type]
+            "job 'j': pod set 'a' parent: expected a name or None, got 3",
         ),
     ],
 )

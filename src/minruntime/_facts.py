@@ -9,6 +9,7 @@ nanoseconds, and its section 16 inputs. A session computes them once per job.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Hashable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -169,6 +170,21 @@ class JobFacts:
         """The facts of each of ``jobs``, in order: from ``known`` (by ``id(job)``) where they
         are, else computed and added to it. One loop for a whole batch, because a session builds
         facts for every running job: the per-job cost is the scheduler's, every cycle."""
+        # the objects made here form no cycles: a collection while a whole cycle's jobs are read
+        # would only walk the scheduler's heap, so the collector waits until the loop is done
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            return cls._many(jobs, threshold, known)
+        finally:
+            if collecting:
+                gc.enable()
+
+    @classmethod
+    def _many(
+        cls, jobs: Iterable[JobLike], threshold: int, known: dict[int, JobFacts]
+    ) -> list[JobFacts]:
         result: list[JobFacts] = []
         append = result.append
         get = known.get

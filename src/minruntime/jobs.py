@@ -308,7 +308,8 @@ class PodSet:
         parent: the name of its :class:`SubGroup` (keyword only); ``None``: the job itself.
 
     Raises:
-        InvalidJob: for a ``min_available`` that is not an integer >= 0, or an empty parent.
+        InvalidJob: for a ``min_available`` that is not an integer >= 0 (a parent that is not a
+            name is an error of the job that lists it).
 
     >>> PodSet(min_available=1, tasks=[Task("a")])
     PodSet(name='default', min_available=1, tasks=(Task(id='a', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0),), parent=None)
@@ -317,7 +318,8 @@ class PodSet:
     name: str = DEFAULT_POD_SET
     min_available: int = attrs.field(default=1, validator=non_negative_int(InvalidJob))
     tasks: tuple[Task, ...] = attrs.field(default=(), converter=_to_tasks)
-    parent: str | None = attrs.field(default=None, kw_only=True, validator=_optional_name)
+    # checked where a job links its tree (one call per job, not one per pod set)
+    parent: str | None = attrs.field(default=None, kw_only=True)
     # a PodSet is immutable: its active tasks are counted once, when it is built, rather than by
     # every session that asks about it (minruntime._facts)
     _active: int = attrs.field(init=False, repr=False, eq=False, hash=False)
@@ -396,27 +398,23 @@ def _to_pod_sets(pod_sets: Iterable[PodSet]) -> tuple[PodSet, ...]:
     return tuple(pod_sets)
 
 
-def _check_pod_sets(
-    instance: Job, field: attrs.Attribute[Any], pod_sets: tuple[PodSet, ...]
-) -> None:
-    if len(pod_sets) > 1:
+def _check_shape(instance: Job, field: attrs.Attribute[Any], min_sub_group: object) -> None:
+    """The job's shape, in one call per job: unique pod set names, and where it has a sub-group
+    tree, a tree (BEHAVIOR.md section 18; the tree checks its own fields)."""
+    pod_sets = instance.pod_sets
+    if len(pod_sets) == 1:
+        tree = pod_sets[0].parent is not None
+    else:
         names = [pod_set.name for pod_set in pod_sets]
         if len(set(names)) != len(names):
             raise InvalidJob(f"job {instance.id!r}: duplicate pod set names in {names}")
-
-
-def _check_tree(instance: Job, field: attrs.Attribute[Any], value: object) -> None:
-    """A job with a sub-group tree: its shape must be one (BEHAVIOR.md section 18)."""
-    if (
-        instance.sub_groups
-        or instance.min_sub_group is not None
-        or any(pod_set.parent is not None for pod_set in instance.pod_sets)
-    ):
+        tree = any(pod_set.parent is not None for pod_set in pod_sets)
+    if tree or instance.sub_groups or min_sub_group is not None:
         try:
             link(
-                [(p.name, p.parent, p.min_available, p) for p in instance.pod_sets],
+                [(p.name, p.parent, p.min_available, p) for p in pod_sets],
                 [(s.name, s.parent, s.min_sub_group) for s in instance.sub_groups],
-                instance.min_sub_group,
+                min_sub_group,
             )
         except TreeError as error:
             raise InvalidJob(f"job {instance.id!r}: {error}") from None
@@ -536,9 +534,7 @@ class Job:
         converter=_TO_PREEMPTIBILITY.__getitem__,  # type: ignore[misc]
     )
     start_time: datetime | None = attrs.field(default=None, converter=_start_time)
-    pod_sets: tuple[PodSet, ...] = attrs.field(
-        factory=lambda: (PodSet(),), converter=_to_pod_sets, validator=_check_pod_sets
-    )
+    pod_sets: tuple[PodSet, ...] = attrs.field(factory=lambda: (PodSet(),), converter=_to_pod_sets)
     inputs: JobInputs | None = attrs.field(default=None, kw_only=True, converter=_to_inputs)
     sub_groups: tuple[SubGroup, ...] = attrs.field(
         default=(), kw_only=True, converter=_to_sub_groups
@@ -546,7 +542,7 @@ class Job:
     min_sub_group: int | None = attrs.field(
         default=None,
         kw_only=True,
-        validator=[non_negative_int(InvalidJob, optional=True), _check_tree],
+        validator=_check_shape,
     )
 
     def tasks(self) -> tuple[Task, ...]:
