@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from itertools import compress
 from typing import Final, Generic, TypeVar
 
 import attrs
@@ -457,12 +458,9 @@ class Session:
         >>> [v.id for v in session.eligible_victims("preempt", Job("p", "q", priority=60), victims)]
         ['v0', 'v1']
         """
-        candidates = list(victims)
+        candidates = victims if isinstance(victims, list | tuple) else list(victims)
         reasons = self._judge(_action(action), self._fact(preemptor), self._facts_of(candidates))
-        allowed = ALLOWED
-        return [
-            victim for victim, reason in zip(candidates, reasons, strict=True) if reason in allowed
-        ]
+        return list(compress(candidates, map(ALLOWED.__contains__, reasons)))
 
     def evictable_tasks(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
