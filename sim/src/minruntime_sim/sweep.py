@@ -556,19 +556,23 @@ def _place_labels(
             x, y = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
             line.append((x - 1, y - 1, x + 1, y + 1))
     taken: list[_Box] = []
+
+    def place(text: str, point: tuple[float, float], dx: int, dy: int) -> Any:
+        return axes.annotate(
+            text,
+            point,
+            xytext=(dx, dy),
+            textcoords="offset points",
+            horizontalalignment="left" if dx > 0 else "right" if dx < 0 else "center",
+            verticalalignment="center",
+            fontsize=_LABEL_SIZE,
+            color=color,
+        )
+
     for point, text in zip(points, texts, strict=True):
         best: tuple[float, tuple[int, int]] | None = None
         for dx, dy in _OFFSETS:
-            label = axes.annotate(
-                text,
-                point,
-                xytext=(dx, dy),
-                textcoords="offset points",
-                horizontalalignment="left" if dx > 0 else "right" if dx < 0 else "center",
-                verticalalignment="center",
-                fontsize=_LABEL_SIZE,
-                color=color,
-            )
+            label = place(text, point, dx, dy)
             box = _box(label.get_window_extent(renderer))
             outside = box[0] < area[0] or box[2] > area[2] or box[1] < area[1] or box[3] > area[3]
             cost = 1000 * sum(_overlap(box, other) for other in (*marks, *taken))
@@ -579,17 +583,7 @@ def _place_labels(
             if cost == 0:
                 break
         assert best is not None
-        dx, dy = best[1]
-        label = axes.annotate(
-            text,
-            point,
-            xytext=(dx, dy),
-            textcoords="offset points",
-            horizontalalignment="left" if dx > 0 else "right" if dx < 0 else "center",
-            verticalalignment="center",
-            fontsize=_LABEL_SIZE,
-            color=color,
-        )
+        label = place(text, point, *best[1])
         taken.append(_box(label.get_window_extent(renderer)))
 
 
