@@ -284,7 +284,7 @@ def test_the_cluster_can_be_resized_and_the_trace_cut(hand_trace: Path) -> None:
     assert result.status == 0, result.err
     assert result.out.splitlines()[:2] == [
         "hand: 2 jobs, 2 GPUs, 2 queues",
-        "  note: cluster resized to 2 GPUs, shares scaled",
+        "  note: cluster resized to 2 GPUs on 1 node, quotas scaled",
     ]
 
 

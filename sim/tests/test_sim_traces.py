@@ -326,7 +326,7 @@ def test_load_trace_limits_and_resizes(tmp_path: Path) -> None:
 
     assert [job.id for job in workload.jobs] == ["s2-0000", "s2-0001", "s2-0002", "s2-0003"]
     assert (workload.total_gpus, dict(workload.deserved)) == (5, {"q0": 3, "q1": 2})
-    assert workload.notes == ("cluster resized to 5 GPUs, shares scaled",)
+    assert workload.notes == ("cluster resized to 5 GPUs on 1 node, quotas scaled",)
 
 
 def test_load_trace_sizes_a_bare_csv_with_gpus(tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ def test_each_replicate_is_the_run_of_its_slice_and_seed() -> None:
 def test_a_comparison_counts_the_replicates_each_way() -> None:
     plain, protected = run_replicated("synthetic", GRID, REPS, limit=80)
 
-    assert plain.values("lost_gpu_seconds") == [11277.0, 4870.0, 8480.0, 19215.0]
+    assert plain.values("lost_gpu_seconds") == [11277.0, 4870.0, 8480.0, 19564.0]
     assert protected.values("lost_gpu_seconds") == [9225.0, 3700.0, 13645.0, 20273.0]
     assert compare(protected, plain, "lost_gpu_seconds") == Comparison(
         metric="lost_gpu_seconds", lower=2, higher=2, equal=0
@@ -146,7 +146,7 @@ def test_the_command_reports_intervals_and_writes_every_replicate(tmp_path: Path
         11277,
         4870,
         8480,
-        19215,
+        19564,
     ]
     assert first["intervals"]["lost_gpu_hours"]["n"] == 4
 

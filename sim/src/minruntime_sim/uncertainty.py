@@ -15,7 +15,7 @@ a conclusion is flagged as holding in all of them or not.
 >>> grid = settings_grid(reclaim=[MinRuntime("0s"), MinRuntime("1h")])
 >>> plain, protected = run_replicated("synthetic", grid, reps, limit=80)
 >>> plain.values("lost_gpu_seconds"), str(plain.interval("lost_gpu_seconds"))
-([11277.0, 4870.0, 8480.0, 19215.0], '10960.5 [1261.7, 20659.3]')
+([11277.0, 4870.0, 8480.0, 19564.0], '11047.8 [1097.7, 20997.8]')
 >>> str(compare(protected, plain, "lost_gpu_seconds")), str(compare(protected, plain, "evictions"))
 ('lower in 2, higher in 2 of 4: mixed', 'lower in 3, higher in 1 of 4: mixed')
 
