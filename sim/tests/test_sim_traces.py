@@ -65,7 +65,7 @@ def test_philly_reads_its_first_rows_as_jobs_of_virtual_cluster_queues(tmp_path:
     assert list(workload.tree) == ["philly", *workload.deserved]
     assert {workload.tree.parent(name) for name in workload.deserved} == {"philly"}
     assert workload.notes == (
-        "4 jobs from philly.csv; 11 virtual clusters, 8 GPUs per node",
+        "4 jobs from philly.csv; 11 virtual clusters, 352 nodes of 8 GPUs",
         "1 virtual clusters not in philly-vc-nodes.csv (zzz; 1 jobs) deserve 0 GPUs",
     )
 

@@ -164,6 +164,7 @@ def run_replicated(
     jobs: int = 1,
     executor: Executor | None = None,
     progress: bool = False,
+    load_factor: float = 1,
 ) -> list[ReplicatedSummary]:
     """Run every setting of ``grid`` on every replicate; one summary per setting, in order.
 
@@ -175,7 +176,13 @@ def run_replicated(
     results: list[RunSummary] = []
     for rep in reps:  # one sweep per replicate: each worker loads its slice once
         source = TraceSource(
-            trace, limit=limit, gpus=rep.gpus, seed=rep.seed, window=rep.window, windows=rep.windows
+            trace,
+            limit=limit,
+            gpus=rep.gpus,
+            seed=rep.seed,
+            window=rep.window,
+            windows=rep.windows,
+            load_factor=load_factor,
         )
         results.extend(
             run_sweep(
