@@ -120,6 +120,28 @@ class Nodes:
                 whole[capacity] += 1
         return self._fits_counts(counts, whole, gpus)
 
+    def least_to_free(self, gpus: int) -> int:
+        """A lower bound on the GPUs that must be freed before the rule places ``gpus``: 0 when
+        it places them now; on nodes of one size ``s``, a gang that fits on one node needs the
+        emptiest node that can hold it, a larger one at least ``gpus // s`` wholly free nodes;
+        otherwise what the free GPUs lack in all.
+
+        >>> nodes = Nodes((8, 8, 8))
+        >>> [nodes.place(5) for _ in range(3)] and nodes.least_to_free(16), nodes.least_to_free(4)
+        (10, 1)
+        """
+        if self.fits(gpus):
+            return 0
+        short = max(0, gpus - self.free_gpus)
+        sizes = set(self.capacity)
+        if len(sizes) != 1:
+            return short
+        size = sizes.pop()
+        used = sorted(size - free for free in self.free)
+        if gpus <= size:
+            return max(short, gpus - (size - used[0]))
+        return max(short, sum(used[: gpus // size]))
+
     # -- changes -----------------------------------------------------------------------------
 
     def _set(self, node: int, free: int) -> None:

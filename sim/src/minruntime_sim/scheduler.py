@@ -474,7 +474,9 @@ class _Simulation:
         self.demand_changed = True
         self.fair_version = 0
         self.fit_version = -1
-        self.fit_cache: dict[int, bool] = {}
+        self.fit_cache: dict[int, int] = {}
+        """Per change of the nodes: whether a gang of ``n`` fits (key ``n``), the least to free
+        for it (key ``-n``)."""
         self.jobs = [
             _AwareJob(spec, index, settings.checkpoint_interval, threshold, self.clock)
             if shows_checkpoints
@@ -488,6 +490,8 @@ class _Simulation:
         self.records: list[EvictionRecord] = []
         self.usage: list[tuple[int, int]] = []
         self.placements: list[tuple[int, str, int, int]] = []
+        self.held = False
+        """Whether the attempt under way saw protection hold a victim back."""
         self.busy = 0
 
     # -- events ---------------------------------------------------------------------------------
@@ -590,7 +594,17 @@ class _Simulation:
         fits = self.fit_cache.get(need)
         if fits is None:
             fits = self.fit_cache[need] = self.nodes.fits(need)
-        return fits
+        return bool(fits)
+
+    def _least_to_free(self, need: int) -> int:
+        """:meth:`Nodes.least_to_free`, cached until the next change of the nodes."""
+        if self.fit_version != self.version:
+            self.fit_cache.clear()
+            self.fit_version = self.version
+        least = self.fit_cache.get(-need)
+        if least is None:
+            least = self.fit_cache[-need] = self.nodes.least_to_free(need)
+        return int(least)
 
     def _reclaim_room(self, queue: _Queue) -> float:
         """How many GPUs the queue may reclaim for: it and every ancestor stay within their
@@ -730,13 +744,14 @@ class _Simulation:
                 queue.blocked = memo[2]
             return False
         groups = self._groups(action, queue, job)
-        if sum(cap for cap, _ in groups) < need:
+        if sum(cap for cap, _ in groups) < max(need, self._least_to_free(job.spec.need)):
             queue.memo[action] = (key, None, False)
             return False
         session = self.session.at(now)
         plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
         freed = 0
         fits = False
+        self.held = self.aware or self.ranking  # protection moves with time: always ask
         ranked: list[tuple[int, list[_Job]]] = []
         for cap, members in groups:
             left = cap
@@ -747,13 +762,15 @@ class _Simulation:
                 batches = iter((order,))
             else:
                 batches = (
-                    session.eligible_victims(action, job, chunk) for chunk in _chunks(members)
+                    self._eligible(session, action, job, chunk) for chunk in _chunks(members)
                 )
             for eligible in batches:
                 for victim in eligible:
                     evictable = cast(
                         "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
                     )
+                    if len(evictable) < victim.active:
+                        self.held = True
                     take = self._take(victim, evictable, max(1, need - freed), left)
                     if take:
                         plan.append((victim, evictable[:take], evictable))
@@ -771,14 +788,17 @@ class _Simulation:
             if action is Action.RECLAIM:
                 queue.blocked = False
             return True
-        everyone = [victim for _, members in groups for victim in members]
-        retry = session.next_expiry(action, job, everyone)
-        retry_at = None if retry is None else _seconds(retry)
-        if retry_at is not None:
-            self._wake_at(retry_at)
-        blocked = action is Action.RECLAIM and self._blocked_by_protection(
-            session, action, job, groups
-        )
+        retry_at = None
+        blocked = False
+        if self.held:  # else waiting changes nothing: only a change (the key) can help
+            everyone = [victim for _, members in groups for victim in members]
+            retry = session.next_expiry(action, job, everyone)
+            retry_at = None if retry is None else _seconds(retry)
+            if retry_at is not None:
+                self._wake_at(retry_at)
+            blocked = action is Action.RECLAIM and self._blocked_by_protection(
+                session, action, job, groups
+            )
         if action is Action.RECLAIM:
             queue.blocked = blocked
         if not self.aware and not self.ranking:
@@ -795,6 +815,15 @@ class _Simulation:
             # ranking the order moves with time, so only a plan short whatever the order is kept.
             queue.memo[action] = (key, retry_at, blocked)
         return False
+
+    def _eligible(
+        self, session: Session, action: Action, job: _Job, chunk: Sequence[_Job]
+    ) -> Sequence[_Job]:
+        """:meth:`Session.eligible_victims`, noting when protection held a candidate back."""
+        eligible = session.eligible_victims(action, job, chunk)
+        if len(eligible) < len(chunk):
+            self.held = True
+        return eligible
 
     @staticmethod
     def _short_whatever_the_order(
