@@ -1,31 +1,39 @@
 """The simulation loop: a discrete-event GPU cluster whose scheduler asks minruntime about victims.
 
 Events are job arrivals, job completions and wake-ups. After the events of an instant, one
-scheduling pass runs at that instant:
+scheduling pass runs at that instant. Jobs run on the workload's nodes
+(:mod:`~minruntime_sim.placement`: a gang on one node when one node holds it, else on whole
+nodes; an elastic job's GPUs above its minimum one by one), and every queue has a fair share
+of the cluster, recomputed when the demand changes (:mod:`~minruntime_sim.quotas`: deserved
+quota at every level, over-quota weight, limit):
 
-1. **allocate**: pending jobs that fit in the free GPUs start, queues furthest below their
-   deserved share first (allocated / deserved), then higher priority, then earlier arrival. A job
-   starts with at least its ``need`` (``min_available``, or all its GPUs) and an elastic job takes
-   up to all its GPUs.
+1. **allocate**: pending jobs whose gang can be placed on the nodes start, within their
+   queues' limits (the leaf's and every ancestor's), queues in the reference scheduler's
+   hierarchical order (level by level, furthest below its fair share first), then higher
+   priority, then earlier arrival. A job starts with at least its ``need`` (``min_available``,
+   or all its GPUs) and an elastic job takes up to all its GPUs.
 2. **reclaim, then preempt**: for each queue with pending work, in the same order, its best
-   pending job that does not fit may evict running jobs:
+   pending job that does not start may evict running jobs:
 
-   - *reclaim* if the queue stays within its deserved share once the job runs
-     (``allocated + need <= deserved``): victims come from other queues that are above their
-     deserved share, most over first, and only as far as their excess (a victim queue never
-     drops below its share);
+   - *reclaim* if the queue and each of its ancestors stay within their fair share once the
+     job runs (a sole top-level queue excepted, as the reference scheduler does): victims
+     come from the queues on the other side of the lowest common ancestor that are above their
+     fair share, most over first, and only as far as their excess (a victim queue never drops
+     below its fair share);
    - *preempt*: victims are lower-priority jobs of its own queue.
 
-   Victims are considered lowest priority first, then most recently started first (the least
-   work to lose); under the ``checkpoint-aware`` policy, in
-   :meth:`~minruntime.Session.rank_victims` order instead (least unsaved work first, within each
-   victim queue for reclaim). Every victim is chosen through a :class:`~minruntime.Session`
-   built at the pass's instant: :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
+   Victims are considered lowest priority first, then in the run's victim order
+   (:class:`~minruntime_sim.VictimOrder`). Victims are added until the job's gang can be placed
+   on the nodes with their GPUs freed (and its queues' limits allow it); a victim none of whose
+   GPUs is on a node the job would use is then left running. Every victim is chosen through a
+   :class:`~minruntime.Session` built at the pass's instant:
+   :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
    :meth:`~minruntime.Session.evictable_tasks` which tasks (all of a gang; for an elastic job as
    many as needed without going below its minimum), and :meth:`~minruntime.Session.validate`
    must accept the whole plan before anything is evicted. When the plan falls short, nothing is
-   evicted and the simulation wakes up again at :meth:`~minruntime.Session.next_expiry`.
-3. **grow**: GPUs still free go to running elastic jobs below their full size.
+   evicted and, when protection held a victim back, the simulation wakes up again at
+   :meth:`~minruntime.Session.next_expiry`.
+3. **grow**: GPUs still free go to running elastic jobs below their full size, within limits.
 
 An evicted job loses the work done since its last checkpoint (checkpoints every
 ``checkpoint_interval`` seconds after each start; without one, everything since it last
@@ -1194,12 +1202,14 @@ def simulate(
             hold the workload's queues.
 
     Returns:
-        The metrics, every eviction and every job's outcome. Jobs that need more GPUs than the
-        cluster has never run; the metrics count them as unschedulable.
+        The metrics, every eviction, every job's outcome and every placement on a node. Jobs
+        that need more GPUs than the cluster has, or than a limit on their queue's path allows,
+        never run; the metrics count them as unschedulable.
 
     Raises:
-        SimulationError: if an invariant breaks (capacity, eviction outside the evictable
-            tasks, an eviction plan the Session does not validate).
+        SimulationError: if an invariant breaks (capacity of the cluster or of a node, a queue
+            over its limit, eviction outside the evictable tasks, an eviction plan the Session
+            does not validate).
 
     >>> from minruntime_sim import simulate
     >>> from minruntime_sim.synthetic import toy_workload
