@@ -31,7 +31,6 @@ usage-based adjustment (``kValue`` with historical usage) are not modelled.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -69,45 +68,53 @@ def fair_shares(
     >>> fair_shares(tree, 8, deserved={"p": 4, "x": 1, "z": 4}, demand={"x": 8, "y": 8, "z": 8})
     {'p': 4, 'x': 3, 'y': 1, 'z': 4}
     """
-    weights = weights or {}
     limits = limits or {}
+    given_weights = weights or {}
+    names = list(tree)
+    weight: dict[str, int] | dict[str, Fraction]
+    if all(float(given_weights.get(name, 1)).is_integer() for name in names):
+        weight = {name: int(given_weights.get(name, 1)) for name in names}
+    else:  # exact arithmetic either way: whole numbers, else fractions
+        weight = {name: Fraction(given_weights.get(name, 1)) for name in names}
+    children: dict[str | None, list[str]] = {}
+    for name in names:
+        children.setdefault(tree.parent(name), []).append(name)
     asks: dict[str, int] = {}
 
     def ask(name: str) -> int:
-        children = tree.children(name)
-        wanted = sum(ask(child) for child in children) if children else demand.get(name, 0)
+        below = children.get(name)
+        wanted = sum(ask(child) for child in below) if below else demand.get(name, 0)
         limit = limits.get(name)
         asks[name] = wanted if limit is None else min(wanted, limit)
         return asks[name]
 
-    for top in tree.children(None):
+    for top in children.get(None, ()):
         ask(top)
     shares: dict[str, int] = {}
 
-    def divide(amount: int, members: tuple[str, ...]) -> None:
+    def divide(amount: int, members: list[str]) -> None:
         share = {name: min(deserved.get(name, 0), asks[name]) for name in members}
         rest = amount - sum(share.values())
-        owed: dict[str, Fraction] = {}
+        owed: dict[str, int | Fraction] = {}
+        """The fraction of a GPU each queue was owed in the last round, times the round's
+        total weight (the same for all)."""
+        ordered = sorted(members)
         while rest > 0:
-            hungry = [
-                name
-                for name in sorted(members)
-                if share[name] < asks[name] and weights.get(name, 1) > 0
-            ]
+            hungry = [name for name in ordered if share[name] < asks[name] and weight[name] > 0]
             if not hungry:
                 break
-            weight = sum(Fraction(weights.get(name, 1)) for name in hungry)
+            total_weight = sum(weight[name] for name in hungry)
             round_amount = rest
             given = 0
             for name in hungry:
-                portion = round_amount * Fraction(weights.get(name, 1)) / weight
+                portion = round_amount * weight[name]  # a portion of total_weight
                 wanted = asks[name] - share[name]
-                if wanted <= portion:
+                if wanted * total_weight <= portion:
                     give = wanted
                     owed.pop(name, None)
                 else:
-                    give = math.floor(portion)
-                    owed[name] = portion - give
+                    give = int(portion // total_weight)
+                    owed[name] = portion - give * total_weight
                 give = min(give, rest)
                 share[name] += give
                 rest -= give
@@ -122,9 +129,8 @@ def fair_shares(
                 rest -= 1
         for name in members:
             shares[name] = share[name]
-            children = tree.children(name)
-            if children:
-                divide(share[name], children)
+            if name in children:
+                divide(share[name], children[name])
 
-    divide(total, tree.children(None))
+    divide(total, children.get(None, []))
     return {name: shares[name] for name in tree}
