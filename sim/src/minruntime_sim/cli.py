@@ -468,7 +468,7 @@ def main(
     summaries = runs
     out.write(
         f"{workload.name}: {len(workload.jobs)} jobs, {workload.total_gpus} GPUs, "
-        f"{len(workload.deserved)} queues\n"
+        f"{sum(1 for name in workload.tree if not workload.tree.children(name))} queues\n"
     )
     for note in workload.notes:
         out.write(f"  note: {note}\n")
