@@ -394,9 +394,9 @@ def test_workload_reports_every_problem_at_once() -> None:
         Workload(name="w", tree=TWO_QUEUES, deserved={"a": 1, "zzz": -1}, total_gpus=0, jobs=jobs)
     assert str(caught.value) == (
         "workload 'w': total_gpus must be >= 1, got 0; "
-        "deserved share for queue 'zzz', which is not in the tree; "
+        "deserved for queue 'zzz', which is not in the tree; "
         "queue 'zzz': deserved must be an integer >= 0, got -1; "
-        "job 'j' is in queue 'ghost', which has no deserved share; duplicate job id 'j'"
+        "job 'j' is in queue 'ghost', which is not in the tree; duplicate job id 'j'"
     )
 
 
@@ -598,4 +598,4 @@ def test_small_synthetic_workloads_do_evict() -> None:
             )
         )
 
-    assert counts == [(4, 5, 6, 1540), (2, 4, 2, 1297), (3, 0, 0, 0), (2, 1, 1, 0)]
+    assert counts == [(4, 4, 5, 1648), (2, 4, 2, 1297), (5, 2, 0, 1306), (1, 2, 2, 99)]

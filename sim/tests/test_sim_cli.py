@@ -289,7 +289,7 @@ def test_the_cluster_can_be_resized_and_the_trace_cut(hand_trace: Path) -> None:
     assert result.status == 0, result.err
     assert result.out.splitlines()[:2] == [
         "hand: 2 jobs, 2 GPUs, 2 queues",
-        "  note: cluster resized to 2 GPUs, shares scaled",
+        "  note: cluster resized to 2 GPUs on 1 node, quotas scaled",
     ]
 
 
@@ -461,3 +461,22 @@ def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
         "3d11h",
         "100.0%",
     ]
+
+
+def test_the_load_knob_makes_jobs_arrive_faster(hand_trace: Path) -> None:
+    result = run([str(hand_trace), "--load", "2"])
+
+    assert result.status == 0, result.err
+    assert result.out.splitlines()[:2] == [
+        "hand(load x2): 3 jobs, 4 GPUs, 2 queues",
+        "  note: load x2: submission times divided by 2",
+    ]
+
+
+def test_a_load_factor_must_be_positive(hand_trace: Path) -> None:
+    result = run([str(hand_trace), "--load", "-1"])
+
+    assert result.status == 2
+    assert result.err.endswith(
+        "error: argument --load: expected a load factor > 0 (e.g. 2 or 1.5), got '-1'\n"
+    )

@@ -20,7 +20,8 @@ from minruntime_sim.traces import write_csv
 def backfill_workload() -> Workload:
     """6 GPUs; queue a deserves 2, queue b 4. a0 (2 GPUs, 30 s) and b0 (2 GPUs, 100 s) start at 0;
     x (4 GPUs, submitted at 1) does not fit, so y (2 GPUs, submitted at 2) starts before it, at
-    2; x starts at 100 when b0 ends. At 110 b1 (2 GPUs) reclaims from a, 4 GPUs over its share:
+    2; x starts at 100 when b0 ends. At 110 b1 and b2 (2 GPUs each) arrive: b asks for its 4
+    deserved GPUs, so a's fair share is 2 and b1 reclaims from a, 4 GPUs over its fair share:
     x was submitted first but started last."""
     return Workload(
         name="backfill",
@@ -33,6 +34,7 @@ def backfill_workload() -> Workload:
             JobSpec(id="x", queue="a", submit=1, run_time=1000, gpus=4),
             JobSpec(id="y", queue="a", submit=2, run_time=1000, gpus=2),
             JobSpec(id="b1", queue="b", submit=110, run_time=50, gpus=2),
+            JobSpec(id="b2", queue="b", submit=110, run_time=50, gpus=2),
         ],
     )
 
@@ -65,14 +67,15 @@ def test_each_order_picks_its_victim(order: str, expected: list[tuple[int, str, 
 
 
 def test_the_reference_order_takes_a_job_above_its_minimum_before_one_at_it() -> None:
-    """4 GPUs, a and b deserve 2 each. a1 (elastic, 2 GPUs, minimum 1) from 0, a2 (gang of 2)
-    from 5; b1 (1 GPU) reclaims at 10. The reference order takes a1's task above its minimum
+    """4 GPUs, a and b deserve 2 each; a has no over-quota weight, so its fair share stays 2.
+    a1 (elastic, 2 GPUs, minimum 1) from 0, a2 (gang of 2) from 5; b1 (1 GPU) reclaims at 10. The reference order takes a1's task above its minimum
     (a partial eviction: nothing lost); youngest first takes a2 whole (5 s x 2 GPUs). a1 runs on
     1 GPU from 10 to 60 (20 + 50 GPU-seconds done), then on 2: 130 / 2 = 65 s, ending at 125."""
     workload = Workload(
         name="elastic",
         tree=QueueTree([Queue("a"), Queue("b")]),
         deserved={"a": 2, "b": 2},
+        over_quota_weights={"a": 0},
         total_gpus=4,
         jobs=[
             JobSpec(id="a1", queue="a", submit=0, run_time=100, gpus=2, min_available=1),

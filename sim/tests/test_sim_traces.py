@@ -6,13 +6,23 @@ The real traces ship inside the package (``minruntime_sim/data``), so every test
 from __future__ import annotations
 
 import importlib.resources
+from collections import Counter
 from pathlib import Path
 
+import attrs
 import pytest
 
 import minruntime_sim
 from minruntime import MinRuntime, Preemptibility, Queue, QueueTree
-from minruntime_sim import InvalidTrace, JobSpec, Workload, read_alibaba, read_csv, read_philly
+from minruntime_sim import (
+    InvalidSetting,
+    InvalidTrace,
+    JobSpec,
+    Workload,
+    read_alibaba,
+    read_csv,
+    read_philly,
+)
 from minruntime_sim.synthetic import synthetic_workload
 from minruntime_sim.traces import default_traces_dir, load_trace, write_csv
 
@@ -65,7 +75,7 @@ def test_philly_reads_its_first_rows_as_jobs_of_virtual_cluster_queues(tmp_path:
     assert list(workload.tree) == ["philly", *workload.deserved]
     assert {workload.tree.parent(name) for name in workload.deserved} == {"philly"}
     assert workload.notes == (
-        "4 jobs from philly.csv; 11 virtual clusters, 8 GPUs per node",
+        "4 jobs from philly.csv; 11 virtual clusters, 352 nodes of 8 GPUs",
         "1 virtual clusters not in philly-vc-nodes.csv (zzz; 1 jobs) deserve 0 GPUs",
     )
 
@@ -326,7 +336,7 @@ def test_load_trace_limits_and_resizes(tmp_path: Path) -> None:
 
     assert [job.id for job in workload.jobs] == ["s2-0000", "s2-0001", "s2-0002", "s2-0003"]
     assert (workload.total_gpus, dict(workload.deserved)) == (5, {"q0": 3, "q1": 2})
-    assert workload.notes == ("cluster resized to 5 GPUs, shares scaled",)
+    assert workload.notes == ("cluster resized to 5 GPUs on 1 node, quotas scaled",)
 
 
 def test_load_trace_sizes_a_bare_csv_with_gpus(tmp_path: Path) -> None:
@@ -407,3 +417,71 @@ def test_without_the_variable_the_traces_are_the_packaged_ones_wherever_it_runs(
     assert default_traces_dir() == TRACES
     assert default_traces_dir().parent == Path(minruntime_sim.__file__).parent
     assert len(load_trace("philly").jobs) == 82_247
+
+
+def test_the_traces_come_with_their_nodes() -> None:
+    """Philly: 352 nodes of 8 GPUs; Alibaba: its 1,213 GPU nodes of 1 to 8 GPUs."""
+    philly = read_philly()
+    alibaba = read_alibaba()
+
+    assert (len(philly.nodes), set(philly.nodes), sum(philly.nodes)) == (352, {8}, 2816)
+    assert (len(alibaba.nodes), sum(alibaba.nodes)) == (1213, 6212)
+    assert sorted(Counter(alibaba.nodes).items()) == [(1, 24), (2, 518), (4, 54), (8, 617)]
+
+
+def test_resizing_philly_keeps_whole_8_gpu_nodes() -> None:
+    workload = load_trace("philly", limit=100, gpus=704)
+
+    assert (len(workload.nodes), set(workload.nodes)) == (88, {8})
+    assert sum(workload.deserved.values()) == 704
+
+
+def test_the_load_factor_divides_the_submission_times() -> None:
+    plain = load_trace("synthetic", limit=20, seed=4)
+    busier = load_trace("synthetic", limit=20, seed=4, load_factor=2.5)
+
+    assert [job.submit for job in busier.jobs] == [int(job.submit // 2.5) for job in plain.jobs]
+    assert (busier.total_gpus, busier.nodes, busier.deserved) == (
+        plain.total_gpus,
+        plain.nodes,
+        plain.deserved,
+    )
+    assert busier.notes[-1] == "load x2.5: submission times divided by 2.5"
+    with pytest.raises(InvalidSetting) as caught:
+        plain.with_load(0)
+    assert str(caught.value) == "load factor must be a number > 0, got 0"
+
+
+def test_quotas_and_nodes_survive_write_csv_then_read_csv(tmp_path: Path) -> None:
+    original = synthetic_workload(seed=5, jobs=10, queues=2, total_gpus=12)
+    workload = attrs.evolve(
+        original,
+        deserved={"root": 12, "q0": 4},
+        over_quota_weights={"q0": 2, "q1": 0.5},
+        limits={"q1": 8},
+        nodes=(8, 2, 2),
+    )
+
+    jobs_file, _ = write_csv(workload, tmp_path / "mine.csv")
+    read = read_csv(jobs_file)
+
+    assert (tmp_path / "mine.nodes.csv").read_text(encoding="utf-8") == "gpus\n8\n2\n2\n"
+    assert (read.total_gpus, read.nodes) == (12, (8, 2, 2))
+    assert (dict(read.deserved), dict(read.over_quota_weights), dict(read.limits)) == (
+        {"root": 12, "q0": 4},
+        {"q0": 2, "q1": 0.5},
+        {"q1": 8},
+    )
+
+
+def test_a_bad_queue_quota_names_file_line_and_value(tmp_path: Path) -> None:
+    (tmp_path / "w.csv").write_text("id,queue,submit,run_time,gpus\nj,a,0,1,1\n", encoding="utf-8")
+    (tmp_path / "w.queues.csv").write_text(
+        "name,parent,deserved,over_quota_weight\na,,1,heavy\n", encoding="utf-8"
+    )
+
+    with pytest.raises(InvalidTrace) as caught:
+        read_csv(tmp_path / "w.csv")
+    assert str(caught.value) == (
+        "w.queues.csv line 2: invalid over_quota_weight 'heavy' (expected a number >= 0)"
+    )

@@ -1,12 +1,14 @@
 """The simulator's validity checks, and two cross-checks against answers computed another way.
 
 Validity, on random small workloads under every victim order and policy, with and without
-saving on eviction, with checkpoint costs on and off: capacity is never exceeded, busy
-GPU-seconds are conserved (the area under busy GPUs, and exactly the work plus the lost work plus
-the checkpoint work, elastic jobs included), no job starts before it is submitted, every job
+saving on eviction, with checkpoint costs on and off, on one node or several, with and without
+queue limits and weights: capacity is never exceeded (the cluster's, and each node's), no queue
+ever holds more than its limit, an eviction gives back the GPUs on the nodes the victim held,
+busy GPU-seconds are conserved (the area under busy GPUs, and exactly the work plus the lost work
+plus the checkpoint work, elastic jobs included), no job starts before it is submitted, every job
 completes or is reported unschedulable, and no job is evicted whole before its protection ends.
-Cross-checks: FIFO on one queue equals an independent first-fit computation job by job, and an
-M/M/c queue's mean wait matches Erlang C within the simulation's confidence interval.
+Cross-checks: FIFO on one queue equals an independent first-fit computation on nodes job by job,
+and an M/M/c queue's mean wait matches Erlang C within the simulation's confidence interval.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import itertools
 import math
 import random
 import statistics
+from collections import Counter, defaultdict
 
-from hypothesis import event, given, settings
+import attrs
+from hypothesis import event, given, settings, target
 from hypothesis import strategies as st
 
 from minruntime import MinRuntime, Queue, QueueTree
@@ -41,6 +45,48 @@ def contended(seed: int) -> Workload:
     )
 
 
+def never_runs(workload: Workload, spec: JobSpec) -> bool:
+    """Whether a job can never start: its minimum exceeds the cluster or a limit on its path."""
+    limits = [workload.limits[q] for q in workload.tree.path(spec.queue) if q in workload.limits]
+    return spec.need > workload.total_gpus or spec.need > min(limits, default=math.inf)
+
+
+def check_placements(workload: Workload, result: SimulationResult) -> tuple[dict[str, int], int]:
+    """Replay every change of GPUs on a node: no node ever has more GPUs in use than it holds,
+    no job gives back GPUs it does not hold on that node, no queue (with its children) ever
+    holds more than its limit, every eviction gives back exactly the victim's evicted tasks,
+    and at the end nothing is held. Returns the most GPUs each limited queue held and the most
+    nodes any one job spanned (for the statistics)."""
+    capacity = workload.node_inventory
+    used = [0] * len(capacity)
+    held: Counter[tuple[str, int]] = Counter()
+    queue_of = {job.id: job.queue for job in workload.jobs}
+    in_queue: Counter[str] = Counter()
+    given_back: Counter[tuple[int, str]] = Counter()
+    widest = 0
+    peaks: defaultdict[str, int] = defaultdict(int)
+    for time, job, node, change in result.placements:
+        used[node] += change
+        held[(job, node)] += change
+        assert 0 <= used[node] <= capacity[node], (time, job, node, used[node])
+        assert held[(job, node)] >= 0, (time, job, node)
+        for queue in workload.tree.path(queue_of[job]):
+            in_queue[queue] += change
+            if queue in workload.limits:
+                assert in_queue[queue] <= workload.limits[queue], (time, queue, in_queue[queue])
+                peaks[queue] = max(peaks[queue], in_queue[queue])
+        if change < 0:
+            given_back[(time, job)] -= change
+        widest = max(widest, sum(1 for (j, _), count in held.items() if j == job and count))
+    assert all(count == 0 for count in used)
+    evicted: Counter[tuple[int, str]] = Counter()
+    for record in result.evictions:
+        evicted[(record.time, record.job)] += record.tasks
+    for (time, job), tasks in evicted.items():
+        assert given_back[(time, job)] == tasks, (time, job)
+    return dict(peaks), widest
+
+
 def check_validity(workload: Workload, result: SimulationResult) -> None:
     """Every validity check of one run (the assertions name what broke)."""
     total = workload.total_gpus
@@ -55,7 +101,8 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
     assert area == result.metrics.busy_gpu_seconds
     # ... and every busy GPU-second is work, lost work or checkpoint work; an elastic job may
     # also run part of its last second on fewer GPUs than it holds (less than one second each)
-    work = sum(job.work for job in workload.jobs if job.need <= total)
+    finished = {outcome.id for outcome in result.jobs if outcome.finish is not None}
+    work = sum(job.work for job in workload.jobs if job.id in finished)
     metrics = result.metrics
     rounding = metrics.busy_gpu_seconds - (
         work + metrics.lost_gpu_seconds + metrics.checkpoint_gpu_seconds
@@ -63,10 +110,11 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
     assert 0 <= rounding < sum(job.gpus for job in workload.jobs if job.elastic) + 1
     assert all(job.checkpoint_gpu_seconds >= 0 for job in result.jobs)
     assert all(job.lost_gpu_seconds >= job.restart_gpu_seconds >= 0 for job in result.jobs)
+    check_placements(workload, result)
     specs = {job.id: job for job in workload.jobs}
     for outcome in result.jobs:
         spec = specs[outcome.id]
-        if spec.need > total:  # reported unschedulable, never started
+        if never_runs(workload, spec):  # reported unschedulable, never started
             assert (outcome.first_start, outcome.finish) == (None, None)
             continue
         # no start before submission; every schedulable job completes, after running long enough
@@ -74,7 +122,7 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
         assert outcome.finish is not None
         assert spec.submit <= outcome.first_start < outcome.finish
         assert outcome.finish - outcome.first_start >= -(-spec.work // spec.gpus)
-    unschedulable = sum(1 for job in workload.jobs if job.need > total)
+    unschedulable = sum(1 for job in workload.jobs if never_runs(workload, job))
     assert (result.metrics.completed, result.metrics.unschedulable) == (
         len(workload.jobs) - unschedulable,
         unschedulable,
@@ -87,6 +135,34 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
             assert record.ran * 10**9 >= (min_runtime.nanoseconds or 0)
 
 
+LAYOUTS = [(), (4, 4), (2, 2, 4), (2, 2, 2, 2)]
+"""The 8 GPUs of :func:`contended` on one node, or on several (equal and mixed sizes)."""
+
+QUOTAS = {
+    "flat": {},
+    "limited": {"limits": {"q0": 3, "root": 7}, "over_quota_weights": {"q1": 3, "q2": 0}},
+    "parent quota": {"deserved": {"root": 8, "q0": 4}, "limits": {"q2": 2}},
+}
+"""Queue settings on top of :func:`contended`'s equal deserved quotas: limits on a leaf and on
+the parent with unequal weights, or a quota on the parent with one leaf's own quota in it."""
+
+
+def arranged(seed: int, layout: tuple[int, ...], quotas: str) -> Workload:
+    """:func:`contended` on the nodes of ``layout`` with the queue settings named ``quotas``."""
+    workload = contended(seed)
+    extra = QUOTAS[quotas]
+    deserved = {**workload.deserved, **extra.get("deserved", {})}
+    if "deserved" in extra:
+        deserved = {name: share for name, share in deserved.items() if name in ("root", "q0")}
+    return attrs.evolve(
+        workload,
+        nodes=layout,
+        deserved=deserved,
+        limits=extra.get("limits", {}),
+        over_quota_weights=extra.get("over_quota_weights", {}),
+    )
+
+
 @CHECKS
 @given(
     seed=st.integers(0, 10_000),
@@ -96,6 +172,8 @@ def check_validity(workload: Workload, result: SimulationResult) -> None:
     interval=st.sampled_from([None, 600]),
     save=st.sampled_from([None, 20]),
     costs=st.booleans(),
+    layout=st.sampled_from(LAYOUTS),
+    quotas=st.sampled_from(sorted(QUOTAS)),
 )
 def test_every_run_passes_the_validity_checks(
     seed: int,
@@ -105,9 +183,12 @@ def test_every_run_passes_the_validity_checks(
     interval: int | None,
     save: int | None,
     costs: bool,
+    layout: tuple[int, ...],
+    quotas: str,
 ) -> None:
-    """Law: whatever the order, policy and settings, every validity check holds."""
-    workload = contended(seed)
+    """Law: whatever the order, policy, settings, nodes and queue quotas, every validity check
+    holds (each node's capacity and each queue's limit among them)."""
+    workload = arranged(seed, layout, quotas)
     result = simulate(
         workload,
         Settings(
@@ -124,8 +205,13 @@ def test_every_run_passes_the_validity_checks(
     )
 
     check_validity(workload, result)
+    peaks, widest = check_placements(workload, result)
     event(f"evicted: {bool(result.evictions)}")  # the checks bite: most runs evict
     event(f"checkpointed: {bool(result.metrics.checkpoint_gpu_seconds)}")
+    event(f"a gang spanned nodes: {widest > 1}")
+    for queue, limit in sorted(workload.limits.items()):  # the limits bite: they are reached
+        event(f"{quotas}: {queue} reached its limit {limit}: {peaks.get(queue, 0) == limit}")
+        target(float(peaks.get(queue, 0)) / limit, label=f"{quotas}: {queue} held / limit")
 
 
 def test_the_validity_workloads_do_evict() -> None:
@@ -138,23 +224,51 @@ def test_the_validity_workloads_do_evict() -> None:
 # -- FIFO on one queue against an independent first-fit computation --------------------------
 
 
-def one_queue(name: str, jobs: list[JobSpec], total: int) -> Workload:
-    """One queue ``q`` that deserves the whole cluster of ``total`` GPUs."""
+def one_queue(name: str, jobs: list[JobSpec], nodes: tuple[int, ...]) -> Workload:
+    """One queue ``q`` that deserves the whole cluster, on nodes of these GPUs."""
+    total = sum(nodes)
     return Workload(
-        name=name, jobs=jobs, tree=QueueTree([Queue("q")]), deserved={"q": total}, total_gpus=total
+        name=name,
+        jobs=jobs,
+        tree=QueueTree([Queue("q")]),
+        deserved={"q": total},
+        total_gpus=total,
+        nodes=nodes,
     )
 
 
-def first_fit(jobs: list[JobSpec], total: int) -> dict[str, tuple[int, int]]:
-    """(start, finish) of each job when, at every instant, the pending jobs are scanned in
-    submission order and each one that fits in the free GPUs starts: written apart from the
-    simulator, as a reference."""
+def place_on(free: list[int], capacity: tuple[int, ...], gpus: int) -> list[int] | None:
+    """The nodes (with repeats, one entry per GPU) a gang of ``gpus`` goes to under the
+    documented placement rule, written apart from the simulator: the node with the fewest free
+    GPUs that holds it all (lowest index on a tie); else the largest wholly free node (lowest
+    index on a tie), taken entirely, and the rest placed the same way."""
+    holding = [i for i, count in enumerate(free) if count >= gpus]
+    if holding:
+        node = min(holding, key=lambda i: (free[i], i))
+        return [node] * gpus
+    empty = [i for i, count in enumerate(free) if count and count == capacity[i]]
+    if not empty:
+        return None
+    node = max(empty, key=lambda i: (capacity[i], -i))
+    rest = place_on(
+        [0 if i == node else count for i, count in enumerate(free)], capacity, gpus - capacity[node]
+    )
+    return None if rest is None else [node] * capacity[node] + rest
+
+
+def first_fit(
+    jobs: list[JobSpec], capacity: tuple[int, ...], fragmented: list[str] | None = None
+) -> dict[str, tuple[int, int, tuple[int, ...]]]:
+    """(start, finish, nodes) of each job when, at every instant, the first pending job in
+    submission order that can be placed on the nodes starts, again and again until none can:
+    written apart from the simulator, as a reference. ``fragmented`` collects the jobs that
+    could not be placed at some instant though enough GPUs were free in all."""
     pending = sorted(range(len(jobs)), key=lambda i: (jobs[i].submit, i))
     arrivals = [jobs[i].submit for i in pending]
-    running: list[tuple[int, int]] = []  # (finish, gpus)
+    running: list[tuple[int, int, list[int]]] = []  # (finish, index, nodes of its GPUs)
     waiting: list[int] = []
-    free = total
-    times: dict[str, tuple[int, int]] = {}
+    free = list(capacity)
+    times: dict[str, tuple[int, int, tuple[int, ...]]] = {}
     next_arrival = 0
     while next_arrival < len(pending) or running:
         now = min(
@@ -163,51 +277,71 @@ def first_fit(jobs: list[JobSpec], total: int) -> dict[str, tuple[int, int]]:
         )
         assert isinstance(now, int)
         while running and running[0][0] == now:
-            free += heapq.heappop(running)[1]
+            for node in heapq.heappop(running)[2]:
+                free[node] += 1
         while next_arrival < len(pending) and arrivals[next_arrival] == now:
             waiting.append(pending[next_arrival])
             next_arrival += 1
-        still = []
-        for i in waiting:
-            if jobs[i].gpus <= free:
-                free -= jobs[i].gpus
-                finish = now + jobs[i].run_time
-                times[jobs[i].id] = (now, finish)
-                heapq.heappush(running, (finish, jobs[i].gpus))
-            else:
-                still.append(i)
-        waiting = still
+        started = True
+        while started:
+            started = False
+            for i in waiting:
+                nodes = place_on(free, capacity, jobs[i].gpus)
+                if nodes is None and sum(free) >= jobs[i].gpus and fragmented is not None:
+                    fragmented.append(jobs[i].id)
+                if nodes is not None:
+                    for node in nodes:
+                        free[node] -= 1
+                    finish = now + jobs[i].run_time
+                    times[jobs[i].id] = (now, finish, tuple(sorted(set(nodes))))
+                    heapq.heappush(running, (finish, i, nodes))
+                    waiting.remove(i)
+                    started = True
+                    break
     return times
 
 
 @settings(max_examples=40, deadline=None)
 @given(
     specs=st.lists(
-        st.tuples(st.integers(0, 300), st.integers(1, 400), st.integers(1, 8)),
+        st.tuples(st.integers(0, 100), st.integers(1, 400), st.integers(1, 12)),
         min_size=1,
         max_size=25,
     ),
-    total=st.integers(4, 8),
+    nodes=st.sampled_from([(4, 4), (8,), (4, 2, 2), (2, 4, 4), (8, 8), (1, 1, 1, 1, 1)]),
 )
 def test_fifo_on_one_queue_matches_an_independent_first_fit(
-    specs: list[tuple[int, int, int]], total: int
+    specs: list[tuple[int, int, int]], nodes: tuple[int, ...]
 ) -> None:
-    """Law: one queue, one priority, gangs: every job starts and finishes when first-fit in
-    submission order says (jobs larger than the cluster never start)."""
+    """Law: one queue, one priority, gangs, on nodes: every job starts and finishes when
+    first-fit in submission order says, on the nodes it says (jobs larger than the cluster
+    never start)."""
+    total = sum(nodes)
     jobs = [
         JobSpec(id=f"j{i}", queue="q", submit=submit, run_time=run, gpus=gpus)
         for i, (submit, run, gpus) in enumerate(specs)
     ]
-    workload = one_queue("fifo", jobs, total)
+    workload = one_queue("fifo", jobs, nodes)
 
     result = simulate(workload, Settings(checkpoint_costs=False))  # first-fit has no checkpoints
 
-    expected = first_fit([job for job in jobs if job.gpus <= total], total)
-    got = {o.id: (o.first_start, o.finish) for o in result.jobs if o.first_start is not None}
+    fragmented: list[str] = []
+    expected = first_fit([job for job in jobs if job.gpus <= total], nodes, fragmented)
+    on: defaultdict[str, set[int]] = defaultdict(set)
+    for _, job, node, change in result.placements:
+        if change > 0:
+            on[job].add(node)
+    got = {
+        o.id: (o.first_start, o.finish, tuple(sorted(on[o.id])))
+        for o in result.jobs
+        if o.first_start is not None
+    }
     assert got == expected
     assert result.evictions == ()
     waited = sum(1 for o in result.jobs if o.first_start is not None and o.first_start > o.submit)
     event(f"some job waited: {waited > 0}")
+    event(f"some gang spanned nodes: {any(len(nodes) > 1 for *_, nodes in expected.values())}")
+    event(f"some job waited though enough GPUs were free in all: {bool(fragmented)}")
 
 
 # -- M/M/c against Erlang C -------------------------------------------------------------------
@@ -237,7 +371,7 @@ def test_an_m_m_c_queue_waits_as_erlang_c_says() -> None:
         clock += draw.expovariate(arrival_rate)
         run = max(1, round(draw.expovariate(1 / mean_run)))
         jobs.append(JobSpec(id=f"m{i:06d}", queue="q", submit=round(clock), run_time=run, gpus=1))
-    workload = one_queue("mmc", jobs, servers)
+    workload = one_queue("mmc", jobs, (1,) * servers)  # one node per server
 
     costs_off = Settings(checkpoint_costs=False)  # run times are service times, as in the model
     waits = [outcome.pending_time for outcome in simulate(workload, costs_off).jobs][10_000:]

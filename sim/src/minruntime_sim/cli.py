@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import importlib
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -115,6 +116,18 @@ def _overhead(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _factor(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(
+            f"expected a load factor > 0 (e.g. 2 or 1.5), got {text!r}"
+        )
+    return int(value) if value.is_integer() else value
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -153,6 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         metavar="N",
         help="resize the cluster to N GPUs, shares scaling with it (several: one replicate each)",
+    )
+    parser.add_argument(
+        "--load",
+        type=_factor,
+        default=1,
+        metavar="F",
+        help="load-scaling knob: jobs arrive F times as fast (submission times divided by F) "
+        "on the same nodes and quotas; default 1, the trace as recorded",
     )
     parser.add_argument(
         "--seed",
@@ -357,6 +378,7 @@ def _replicated(
             jobs=args.jobs,
             executor=executor,
             progress=progress,
+            load_factor=args.load,
         ),
     )
     if summaries is None:
@@ -416,7 +438,9 @@ def main(
                 "--gpus, one --seed and no --slices), or use --json\n"
             )
             return 2
-    source = TraceSource(args.trace, limit=args.limit, gpus=sizes[0], seed=args.seed[0])
+    source = TraceSource(
+        args.trace, limit=args.limit, gpus=sizes[0], seed=args.seed[0], load_factor=args.load
+    )
     try:
         workload = source.load()
     except SimError as error:
@@ -455,7 +479,7 @@ def main(
     summaries = runs
     out.write(
         f"{workload.name}: {len(workload.jobs)} jobs, {workload.total_gpus} GPUs, "
-        f"{len(workload.deserved)} queues\n"
+        f"{sum(1 for name in workload.tree if not workload.tree.children(name))} queues\n"
     )
     for note in workload.notes:
         out.write(f"  note: {note}\n")

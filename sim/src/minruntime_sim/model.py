@@ -265,6 +265,29 @@ def scale_shares(shares: Mapping[str, int], total: int) -> dict[str, int]:
     return base
 
 
+def _even_spread(count: int) -> list[int]:
+    """The indices ``0 .. count-1`` in an order that spreads any prefix evenly over them: the
+    bit-reversal order (0, then the middle, then the quarters...), ties by index.
+
+    >>> _even_spread(5)
+    [0, 4, 2, 1, 3]
+    """
+    bits = max(1, (count - 1).bit_length())
+
+    def reverse(index: int) -> int:
+        return int(format(index, f"0{bits}b")[::-1], 2)
+
+    return sorted(range(count), key=lambda index: (reverse(index), index))
+
+
+def _to_weights(weights: Mapping[str, float]) -> dict[str, float]:
+    return dict(weights)
+
+
+def _to_nodes(nodes: Iterable[int]) -> tuple[int, ...]:
+    return tuple(nodes)
+
+
 def _to_jobs(jobs: Iterable[JobSpec]) -> tuple[JobSpec, ...]:
     return tuple(jobs)
 
@@ -303,34 +326,49 @@ def _to_preempt(value: object) -> MinRuntime:
 
 @attrs.frozen(kw_only=True, eq=False)
 class Workload:
-    """A cluster and what is submitted to it: jobs, queue tree, deserved quotas, total GPUs.
+    """A cluster and what is submitted to it: jobs, queue tree, queue quotas, nodes.
 
     Args:
         name: what it is called in reports.
-        jobs: the jobs, in any order (the simulator orders them by submission, then listing).
+        jobs: the jobs, in any order (the simulator orders them by submission, then listing);
+            each in a leaf queue of the tree.
         tree: the queue tree (min-runtime settings on queues included).
-        deserved: GPUs each leaf queue deserves; a queue may use more when GPUs are idle, and
-            then other queues may reclaim the excess.
-        total_gpus: the cluster's GPUs.
+        deserved: GPUs a queue deserves (its guaranteed quota), at any level of the tree;
+            missing: 0. A parent's quota is shared by its children, never added to the cluster.
+            A queue may use more when GPUs are idle (up to its fair share and beyond, see
+            :mod:`minruntime_sim.quotas`), and then others may reclaim the excess.
+        total_gpus: the cluster's GPUs (the sum of ``nodes`` when they are given).
+        nodes: each node's GPUs; empty (the default): one node holding all ``total_gpus``.
+        over_quota_weights: each queue's share of the GPUs beyond the deserved quotas
+            (``overQuotaWeight``; missing: 1, 0: none).
+        limits: the most GPUs a queue (with its children) may ever hold (``limit``; missing:
+            no limit).
         notes: what the reader did that a reader of the results should know.
 
     Raises:
-        InvalidTrace: for a job in a queue that has no deserved share or is not in the tree, a
-            negative share, or fewer than one GPU.
+        InvalidTrace: for a job in a queue that is not a leaf of the tree, a quota for a queue
+            not in the tree, a negative quota, weight or limit, nodes that do not add up to
+            ``total_gpus``, or fewer than one GPU (all the problems at once).
 
     >>> from minruntime import Queue, QueueTree
     >>> toy = Workload(name="toy", tree=QueueTree([Queue("a"), Queue("b")]),
     ...     deserved={"a": 3, "b": 1}, total_gpus=4,
     ...     jobs=[JobSpec(id="j1", queue="a", submit=0, run_time=60, gpus=1)])
     >>> dict(toy.with_gpus(8).deserved), toy.with_gpus(8).notes
-    ({'a': 6, 'b': 2}, ('cluster resized to 8 GPUs, shares scaled',))
+    ({'a': 6, 'b': 2}, ('cluster resized to 8 GPUs on 1 node, quotas scaled',))
+    >>> Workload(name="two", tree=QueueTree([Queue("a")]), total_gpus=16, nodes=(8, 8),
+    ...     jobs=[]).node_inventory
+    (8, 8)
     """
 
     name: str
     jobs: tuple[JobSpec, ...] = attrs.field(converter=_to_jobs)
     tree: QueueTree
-    deserved: Mapping[str, int] = attrs.field(converter=_to_counts)
+    deserved: Mapping[str, int] = attrs.field(factory=dict, converter=_to_counts)
     total_gpus: int
+    nodes: tuple[int, ...] = attrs.field(default=(), converter=_to_nodes)
+    over_quota_weights: Mapping[str, float] = attrs.field(factory=dict, converter=_to_weights)
+    limits: Mapping[str, int] = attrs.field(factory=dict, converter=_to_counts)
     notes: tuple[str, ...] = attrs.field(default=(), converter=_to_notes)
 
     def __attrs_post_init__(self) -> None:
@@ -339,15 +377,47 @@ class Workload:
             problems.append(f"total_gpus must be an integer, got {self.total_gpus!r}")
         elif self.total_gpus < 1:
             problems.append(f"total_gpus must be >= 1, got {self.total_gpus}")
-        for queue, share in sorted(self.deserved.items()):
+        for field, values in (("deserved", self.deserved), ("limit", self.limits)):
+            for queue, value in sorted(values.items()):
+                if queue not in self.tree:
+                    problems.append(f"{field} for queue {queue!r}, which is not in the tree")
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    problems.append(
+                        f"queue {queue!r}: {field} must be an integer >= 0, got {value!r}"
+                    )
+        for queue, weight in sorted(self.over_quota_weights.items()):
             if queue not in self.tree:
-                problems.append(f"deserved share for queue {queue!r}, which is not in the tree")
-            if isinstance(share, bool) or not isinstance(share, int) or share < 0:
-                problems.append(f"queue {queue!r}: deserved must be an integer >= 0, got {share!r}")
-        missing = sorted({job.queue for job in self.jobs} - set(self.deserved))
-        for queue in missing:
+                problems.append(f"over-quota weight for queue {queue!r}, which is not in the tree")
+            if (
+                isinstance(weight, bool)
+                or not isinstance(weight, int | float)
+                or not 0 <= weight < float("inf")
+            ):
+                problems.append(
+                    f"queue {queue!r}: over-quota weight must be a number >= 0, got {weight!r}"
+                )
+        if self.nodes:
+            bad = [
+                count
+                for count in self.nodes
+                if isinstance(count, bool) or not isinstance(count, int) or count < 1
+            ]
+            if bad:
+                problems.append(f"nodes must each have an integer >= 1 of GPUs, got {bad[0]!r}")
+            elif sum(self.nodes) != self.total_gpus:
+                problems.append(
+                    f"nodes hold {sum(self.nodes)} GPUs in all, but total_gpus is {self.total_gpus}"
+                )
+        queues = sorted({job.queue for job in self.jobs})
+        for queue in queues:
             first = next(job.id for job in self.jobs if job.queue == queue)
-            problems.append(f"job {first!r} is in queue {queue!r}, which has no deserved share")
+            if queue not in self.tree:
+                problems.append(f"job {first!r} is in queue {queue!r}, which is not in the tree")
+            elif self.tree.children(queue):
+                problems.append(
+                    f"job {first!r} is in queue {queue!r}, which has child queues "
+                    "(jobs go in leaf queues)"
+                )
         seen: set[str] = set()
         for job in self.jobs:
             if job.id in seen:
@@ -357,13 +427,84 @@ class Workload:
         if problems:
             raise InvalidTrace(f"workload {self.name!r}: " + "; ".join(problems))
 
+    @property
+    def node_inventory(self) -> tuple[int, ...]:
+        """Each node's GPUs: ``nodes``, or one node of ``total_gpus`` when none are given."""
+        return self.nodes or (self.total_gpus,)
+
     def with_gpus(self, total_gpus: int) -> Workload:
-        """The same workload on a cluster of ``total_gpus``, deserved shares scaled to match."""
+        """The same workload on a cluster of ``total_gpus``.
+
+        Nodes are kept whole and taken from the inventory in an even spread (every k-th, so a
+        mix of node sizes keeps its proportions), as many as fit in ``total_gpus``; when they
+        fall short of it, one more node is cut to the GPUs left. The deserved quotas of each
+        group of siblings are scaled by ``total_gpus / self.total_gpus`` (largest remainder:
+        :func:`scale_shares`), limits too (rounded up).
+
+        >>> from minruntime import Queue, QueueTree
+        >>> eight = Workload(name="w", tree=QueueTree([Queue("a")]), deserved={"a": 32},
+        ...     total_gpus=32, nodes=(8, 8, 8, 8), limits={"a": 24}, jobs=[])
+        >>> half = eight.with_gpus(20)
+        >>> half.nodes, dict(half.deserved), dict(half.limits)
+        ((8, 8, 4), {'a': 20}, {'a': 15})
+        """
+        if isinstance(total_gpus, bool) or not isinstance(total_gpus, int) or total_gpus < 1:
+            raise InvalidSetting(
+                f"cluster size must be an integer >= 1 of GPUs, got {total_gpus!r}"
+            )
+        chosen: list[int] = []
+        left = total_gpus if self.nodes else 0
+        for index in _even_spread(len(self.nodes)) if self.nodes else ():
+            if self.nodes[index] <= left:
+                chosen.append(index)
+                left -= self.nodes[index]
+        nodes = [self.nodes[index] for index in sorted(chosen)] + ([left] if left else [])
+        old = self.total_gpus
+        deserved: dict[str, int] = {}
+        groups: dict[str | None, dict[str, int]] = {}
+        for queue, value in self.deserved.items():
+            groups.setdefault(self.tree.parent(queue), {})[queue] = value
+        for members in groups.values():
+            deserved.update(scale_shares(members, -(-sum(members.values()) * total_gpus // old)))
         return attrs.evolve(
             self,
             total_gpus=total_gpus,
-            deserved=scale_shares(self.deserved, total_gpus),
-            notes=(*self.notes, f"cluster resized to {total_gpus} GPUs, shares scaled"),
+            nodes=(*nodes,) if self.nodes else (),
+            deserved={queue: deserved[queue] for queue in self.deserved},
+            limits={queue: -(-limit * total_gpus // old) for queue, limit in self.limits.items()},
+            notes=(
+                *self.notes,
+                f"cluster resized to {total_gpus} GPUs on {max(1, len(nodes))} node"
+                f"{'' if len(nodes) <= 1 else 's'}, quotas scaled",
+            ),
+        )
+
+    def with_load(self, factor: float) -> Workload:
+        """The same jobs arriving ``factor`` times as fast: every submission time divided by
+        ``factor`` (rounded down), on the same nodes and quotas. The load-scaling knob: 2 doubles
+        the arrival rate (halves every gap between submissions), 1 is the trace as recorded.
+
+        >>> from minruntime import Queue, QueueTree
+        >>> jobs = [JobSpec(id=f"j{t}", queue="a", submit=t, run_time=5, gpus=1) for t in (0, 5, 9)]
+        >>> toy = Workload(name="toy", jobs=jobs, tree=QueueTree([Queue("a")]), total_gpus=1)
+        >>> busier = toy.with_load(2)
+        >>> [job.submit for job in busier.jobs], busier.name, busier.notes
+        ([0, 2, 4], 'toy(load x2)', ('load x2: submission times divided by 2',))
+        """
+        if (
+            isinstance(factor, bool)
+            or not isinstance(factor, int | float)
+            or not 0 < factor < float("inf")
+        ):
+            raise InvalidSetting(f"load factor must be a number > 0, got {factor!r}")
+        if factor == 1:
+            return self
+        text = f"{factor:g}"
+        return attrs.evolve(
+            self,
+            name=f"{self.name}(load x{text})",
+            jobs=[attrs.evolve(job, submit=int(job.submit // factor)) for job in self.jobs],
+            notes=(*self.notes, f"load x{text}: submission times divided by {text}"),
         )
 
     def head(self, count: int) -> Workload:

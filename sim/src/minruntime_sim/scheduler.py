@@ -1,31 +1,39 @@
 """The simulation loop: a discrete-event GPU cluster whose scheduler asks minruntime about victims.
 
 Events are job arrivals, job completions and wake-ups. After the events of an instant, one
-scheduling pass runs at that instant:
+scheduling pass runs at that instant. Jobs run on the workload's nodes
+(:mod:`~minruntime_sim.placement`: a gang on one node when one node holds it, else on whole
+nodes; an elastic job's GPUs above its minimum one by one), and every queue has a fair share
+of the cluster, recomputed when the demand changes (:mod:`~minruntime_sim.quotas`: deserved
+quota at every level, over-quota weight, limit):
 
-1. **allocate**: pending jobs that fit in the free GPUs start, queues furthest below their
-   deserved share first (allocated / deserved), then higher priority, then earlier arrival. A job
-   starts with at least its ``need`` (``min_available``, or all its GPUs) and an elastic job takes
-   up to all its GPUs.
+1. **allocate**: pending jobs whose gang can be placed on the nodes start, within their
+   queues' limits (the leaf's and every ancestor's), queues in the reference scheduler's
+   hierarchical order (level by level, furthest below its fair share first), then higher
+   priority, then earlier arrival. A job starts with at least its ``need`` (``min_available``,
+   or all its GPUs) and an elastic job takes up to all its GPUs.
 2. **reclaim, then preempt**: for each queue with pending work, in the same order, its best
-   pending job that does not fit may evict running jobs:
+   pending job that does not start may evict running jobs:
 
-   - *reclaim* if the queue stays within its deserved share once the job runs
-     (``allocated + need <= deserved``): victims come from other queues that are above their
-     deserved share, most over first, and only as far as their excess (a victim queue never
-     drops below its share);
+   - *reclaim* if the queue and each of its ancestors stay within their fair share once the
+     job runs (a sole top-level queue excepted, as the reference scheduler does): victims
+     come from the queues on the other side of the lowest common ancestor that are above their
+     fair share, most over first, and only as far as their excess (a victim queue never drops
+     below its fair share);
    - *preempt*: victims are lower-priority jobs of its own queue.
 
-   Victims are considered lowest priority first, then most recently started first (the least
-   work to lose); under the ``checkpoint-aware`` policy, in
-   :meth:`~minruntime.Session.rank_victims` order instead (least unsaved work first, within each
-   victim queue for reclaim). Every victim is chosen through a :class:`~minruntime.Session`
-   built at the pass's instant: :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
+   Victims are considered lowest priority first, then in the run's victim order
+   (:class:`~minruntime_sim.VictimOrder`). Victims are added until the job's gang can be placed
+   on the nodes with their GPUs freed (and its queues' limits allow it); a victim none of whose
+   GPUs is on a node the job would use is then left running. Every victim is chosen through a
+   :class:`~minruntime.Session` built at the pass's instant:
+   :meth:`~minruntime.Session.eligible_victims` says who may be evicted,
    :meth:`~minruntime.Session.evictable_tasks` which tasks (all of a gang; for an elastic job as
    many as needed without going below its minimum), and :meth:`~minruntime.Session.validate`
    must accept the whole plan before anything is evicted. When the plan falls short, nothing is
-   evicted and the simulation wakes up again at :meth:`~minruntime.Session.next_expiry`.
-3. **grow**: GPUs still free go to running elastic jobs below their full size.
+   evicted and, when protection held a victim back, the simulation wakes up again at
+   :meth:`~minruntime.Session.next_expiry`.
+3. **grow**: GPUs still free go to running elastic jobs below their full size, within limits.
 
 An evicted job loses the work done since its last checkpoint (without one, everything since it
 last started) and a checkpoint it was still writing, returns to pending, and gets a new start
@@ -69,7 +77,8 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Final, cast
 
@@ -89,6 +98,8 @@ from minruntime_sim.costs import checkpoint_duration, draw_checkpoint_interval
 from minruntime_sim.errors import InvalidSetting, SimulationError
 from minruntime_sim.metrics import EvictionRecord, JobOutcome, Metrics, QueueTotals, compute_metrics
 from minruntime_sim.model import JobSpec, Settings, VictimOrder, Workload
+from minruntime_sim.placement import Nodes
+from minruntime_sim.quotas import fair_shares
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -153,10 +164,14 @@ class SimulationResult:
     usage: tuple[tuple[int, int], ...] = ()
     """Busy GPUs over time: ``(time, busy)`` at every instant the count changed (from the first
     submission on), a step function: ``busy`` holds until the next entry's time."""
+    placements: tuple[tuple[int, str, int, int], ...] = ()
+    """Every change of a job's GPUs on a node, in order: ``(time, job, node, change)``, the
+    change positive when GPUs are taken (a start, a growth), negative when given back (a
+    completion, an eviction); nodes are numbered in the workload's inventory order."""
 
 
 class _Task:
-    __slots__ = ("id", "status")
+    __slots__ = ("id", "node", "status")
 
     weight: Final = 1
     """Each task is one GPU: unsaved work is counted in GPU-seconds."""
@@ -164,6 +179,8 @@ class _Task:
     def __init__(self, task_id: str) -> None:
         self.id = task_id
         self.status = _PENDING
+        self.node = -1
+        """The node it runs on (-1 while it does not run)."""
 
 
 class _PodSet:
@@ -397,9 +414,13 @@ class _Queue:
     __slots__ = (
         "alloc",
         "blocked",
+        "demand",
         "deserved",
+        "fair",
+        "limit",
         "memo",
         "name",
+        "path",
         "pending",
         "pending_count",
         "running",
@@ -407,33 +428,61 @@ class _Queue:
         "waiting",
     )
 
-    def __init__(self, name: str, deserved: int) -> None:
+    def __init__(self, name: str, deserved: int, limit: int | None) -> None:
         self.name = name
         self.deserved = deserved
+        self.limit = limit
+        self.fair = 0
+        """Its fair share (:func:`~minruntime_sim.quotas.fair_shares`), as of the last change
+        of demand."""
+        self.demand = 0
+        """GPUs of its jobs that have arrived and not finished (a leaf's)."""
+        self.path: tuple[_Queue, ...] = (self,)
+        """From its top-level queue down to itself."""
         self.alloc = 0
         self.pending: dict[int, list[tuple[int, int, int, _Job]]] = {}
         self.pending_count = 0
         self.running: dict[int, dict[str, _Job]] = {}
         self.running_gpus: dict[int, int] = {}
-        self.memo: dict[Action, tuple[tuple[str, int, int], int | None, bool]] = {}
+        self.memo: dict[Action, tuple[tuple[str, int, int, int], int | None, bool]] = {}
         self.blocked = False
         self.waiting = 0
 
-    def share_key(self) -> tuple[int, float, str]:
-        """Queues furthest below their deserved share first; queues deserving nothing last."""
-        if self.deserved:
-            return (0, self.alloc / self.deserved, self.name)
+    def level_key(self) -> tuple[int, float, str]:
+        """Among siblings: furthest below its fair share first; a fair share of 0 last."""
+        if self.fair:
+            return (0, self.alloc / self.fair, self.name)
         return (1, float(self.alloc), self.name)
+
+    def share_key(self) -> tuple[tuple[int, float, str], ...]:
+        """The allocation order of leaf queues, level by level from the top (the reference
+        scheduler's hierarchical queue order): the top-level queue furthest below its fair
+        share first, then within it the child furthest below its own, and so on."""
+        return tuple(queue.level_key() for queue in self.path)
+
+    def room(self) -> float:
+        """How many more GPUs its limits (its own and its ancestors') let it take."""
+        room = math.inf
+        for queue in self.path:
+            if queue.limit is not None:
+                room = min(room, queue.limit - queue.alloc)
+        return room
 
     def push(self, job: _Job) -> None:
         heapq.heappush(self.pending.setdefault(job.spec.need, []), (*job.order, job))
         self.pending_count += 1
 
-    def best_fit(self, room: float) -> _Job | None:
-        """The first pending job in order whose need fits in ``room`` GPUs."""
+    def best_fit(self, room: float, fits: Callable[[int], bool] | None = None) -> _Job | None:
+        """The first pending job in order whose need fits in ``room`` GPUs (and that ``fits``
+        accepts: its gang can be placed on the nodes)."""
         best: tuple[int, int, int, _Job] | None = None
         for need, heap in self.pending.items():
-            if need <= room and heap and (best is None or heap[0] < best):
+            if (
+                heap
+                and need <= room
+                and (best is None or heap[0] < best)
+                and (fits is None or fits(need))
+            ):
                 best = heap[0]
         return None if best is None else best[3]
 
@@ -515,10 +564,27 @@ class _Simulation:
         threshold = settings.legacy_priority_threshold
         # each pass asks a session at its own instant; resolutions carry over (Session.at)
         self.session = Session(tree, self.config, 0, legacy_priority_threshold=threshold)
-        self.queues = {
-            name: _Queue(name, share) for name, share in sorted(workload.deserved.items())
+        self.nodes = Nodes(workload.node_inventory)
+        self.every_queue = {
+            name: _Queue(name, workload.deserved.get(name, 0), workload.limits.get(name))
+            for name in tree
         }
+        for name, queue in self.every_queue.items():
+            queue.path = tuple(self.every_queue[step] for step in tree.path(name))
+        self.queues = {
+            name: self.every_queue[name] for name in sorted(tree) if not tree.children(name)
+        }
+        """The leaf queues (the queues jobs are in), by name."""
         self.queue_list = list(self.queues.values())
+        self.sole_top = len(tree.children(None)) == 1
+        """Whether one top-level queue holds every other (its fair share is then the cluster:
+        the reference scheduler does not hold a reclaimer to it)."""
+        self.demand_changed = True
+        self.fair_version = 0
+        self.fit_version = -1
+        self.fit_cache: dict[int, int] = {}
+        """Per change of the nodes: whether a gang of ``n`` fits (key ``n``), the least to free
+        for it (key ``-n``)."""
         self.jobs = [
             _AwareJob(spec, index, _job_costs(spec, settings), threshold, self.clock)
             if shows_checkpoints
@@ -531,6 +597,9 @@ class _Simulation:
         self.shrunk: dict[str, _Job] = {}
         self.records: list[EvictionRecord] = []
         self.usage: list[tuple[int, int]] = []
+        self.placements: list[tuple[int, str, int, int]] = []
+        self.held = False
+        """Whether the attempt under way saw protection hold a victim back."""
         self.busy = 0
 
     # -- events ---------------------------------------------------------------------------------
@@ -544,9 +613,17 @@ class _Simulation:
             self.wakeups.add(time)
             self._push(time, _WAKE, None, 0)
 
+    def _schedulable(self, job: _Job) -> bool:
+        """Whether the job could ever start: its minimum fits in the cluster (on empty nodes
+        the placement rule holds any number of GPUs up to the total) and in its queue's limits."""
+        queue = self.queues.get(job.queue)
+        if queue is None:
+            raise SimulationError(f"job {job.id!r}: queue {job.queue!r} is not a leaf of the tree")
+        return job.spec.need <= self.total and job.spec.need <= queue.room()
+
     def run(self) -> SimulationResult:
         arrivals = sorted(
-            (job for job in self.jobs if job.spec.need <= self.total),
+            (job for job in self.jobs if self._schedulable(job)),
             key=lambda job: (job.spec.submit, job.index),
         )
         unschedulable = len(self.jobs) - len(arrivals)
@@ -575,7 +652,10 @@ class _Simulation:
                     self._complete(job, now)
             while i < count and arrivals[i].spec.submit == now:
                 job = arrivals[i]
-                self.queues[job.queue].push(job)
+                queue = self.queues[job.queue]
+                queue.push(job)
+                queue.demand += job.spec.gpus
+                self.demand_changed = True
                 i += 1
             self._pass(now)
         for job in arrivals:
@@ -593,24 +673,85 @@ class _Simulation:
 
     # -- one pass -------------------------------------------------------------------------------
 
+    def _share(self) -> None:
+        """Every queue's fair share, when the demand changed since they were computed."""
+        if not self.demand_changed:
+            return
+        workload = self.workload
+        shares = fair_shares(
+            self.tree,
+            self.total,
+            deserved=workload.deserved,
+            demand={name: queue.demand for name, queue in self.queues.items()},
+            weights=workload.over_quota_weights,
+            limits=workload.limits,
+        )
+        for name, queue in self.every_queue.items():
+            queue.fair = shares[name]
+        self.demand_changed = False
+        self.fair_version += 1
+
+    def _fits(self, need: int) -> bool:
+        """Whether a gang of ``need`` GPUs can be placed on the nodes now (cached until the
+        next change of the nodes)."""
+        if need > self.free:
+            return False
+        if self.fit_version != self.version:
+            self.fit_cache.clear()
+            self.fit_version = self.version
+        fits = self.fit_cache.get(need)
+        if fits is None:
+            fits = self.fit_cache[need] = self.nodes.fits(need)
+        return bool(fits)
+
+    def _least_to_free(self, need: int) -> int:
+        """:meth:`Nodes.least_to_free`, cached until the next change of the nodes."""
+        if self.fit_version != self.version:
+            self.fit_cache.clear()
+            self.fit_version = self.version
+        least = self.fit_cache.get(-need)
+        if least is None:
+            least = self.fit_cache[-need] = self.nodes.least_to_free(need)
+        return int(least)
+
+    def _reclaim_room(self, queue: _Queue) -> float:
+        """How many GPUs the queue may reclaim for: it and every ancestor stay within their
+        fair share (a sole top-level queue excepted), and within their limits."""
+        room = queue.room()
+        for step in queue.path[1:] if self.sole_top else queue.path:
+            room = min(room, step.fair - step.alloc)
+        return room
+
     def _pass(self, now: int) -> None:
+        self._share()
         self._allocate(now)
         self._evict_phase(now)
         self._grow(now)
         if not self.usage or self.usage[-1][1] != self.used:
             self.usage.append((now, self.used))
         allocated = sum(q.alloc for q in self.queue_list)
-        if self.free < 0 or self.free + allocated != self.total:
+        if (
+            self.free < 0
+            or self.free + allocated != self.total
+            or self.free != self.nodes.free_gpus
+        ):
             raise SimulationError(
-                f"at {now}: {self.free} free GPUs and {allocated} allocated do not add up to "
-                f"{self.total}"
+                f"at {now}: {self.free} free GPUs ({self.nodes.free_gpus} on the nodes) and "
+                f"{allocated} allocated do not add up to {self.total}"
             )
+        for queue in self.every_queue.values():
+            if queue.limit is not None and queue.alloc > queue.limit:
+                raise SimulationError(  # pragma: no cover - a bug, not an outcome
+                    f"at {now}: queue {queue.name!r} holds {queue.alloc} GPUs, over its limit "
+                    f"{queue.limit}"
+                )
         for queue in self.queue_list:
+            room = queue.room()
             for need, heap in queue.pending.items():
-                if heap and need <= self.free:  # pragma: no cover - a bug, not an outcome
+                if heap and need <= room and self._fits(need):  # pragma: no cover - a bug
                     raise SimulationError(
-                        f"at {now}: job {heap[0][3].id!r} needs {need} GPUs and {self.free} "
-                        "are free, yet it is still pending"
+                        f"at {now}: job {heap[0][3].id!r} needs {need} GPUs, {self.free} are "
+                        "free and its gang fits on the nodes, yet it is still pending"
                     )
 
     def _pending_queues(self) -> list[_Queue]:
@@ -619,10 +760,11 @@ class _Simulation:
     def _allocate(self, now: int) -> None:
         while self.free > 0:
             for queue in self._pending_queues():
-                job = queue.best_fit(self.free)
+                room = queue.room()
+                job = queue.best_fit(min(self.free, room), self._fits)
                 if job is not None:
                     queue.pop(job)
-                    self._start(job, now, min(job.spec.gpus, self.free))
+                    self._start(job, now, int(min(job.spec.gpus, self.free, room)))
                     break
             else:
                 return
@@ -640,7 +782,7 @@ class _Simulation:
                         continue
                     tried.add((queue.name, action))
                     if action is Action.RECLAIM:
-                        job = queue.best_fit(queue.deserved - queue.alloc)
+                        job = queue.best_fit(self._reclaim_room(queue))
                     else:
                         job = queue.best_fit(math.inf)
                     if job is None:
@@ -665,43 +807,59 @@ class _Simulation:
         for job in order:
             if self.free <= 0:
                 break
-            self._start(job, now, min(job.spec.gpus - job.active, self.free))
+            room = int(min(job.spec.gpus - job.active, self.free, queues[job.queue].room()))
+            if room > 0:
+                self._start(job, now, room)
 
     # -- victims --------------------------------------------------------------------------------
 
     def _groups(self, action: Action, queue: _Queue, job: _Job) -> list[tuple[int, list[_Job]]]:
         """Candidate victims in the order they are considered, grouped with how much each group
-        may give (a victim queue's excess over its share, for reclaim)."""
+        may give.
+
+        For reclaim, a group is a queue on the victims' side of the lowest common ancestor
+        (the reference scheduler compares the two queues at that level): it may give its
+        excess over its fair share, and it comes most over first; its victims are those of
+        its leaf queues, most over their own fair share first."""
         if action is Action.PREEMPT:
             members, gpus = queue.victims(job.priority, self.order)
             return [(gpus, members)] if members else []
-        over = [
-            other
-            for other in self.queue_list
-            if other is not queue and other.alloc > other.deserved
-        ]
-        over.sort(key=lambda other: (_neg(other.share_key()), other.name))
+        sides: dict[str, tuple[_Queue, list[_Queue]]] = {}
+        for other in self.queue_list:
+            if other is queue or not other.alloc:
+                continue
+            shared = 0
+            while other.path[shared] is queue.path[shared]:
+                shared += 1
+            side = other.path[shared]
+            if side.alloc > side.fair:
+                sides.setdefault(side.name, (side, []))[1].append(other)
+        ordered = sorted(sides.values(), key=lambda entry: _over_key(entry[0]))
         groups = []
-        for other in over:
-            members, _ = other.victims(math.inf, self.order)
-            groups.append((other.alloc - other.deserved, members))
+        for side, leaves in ordered:
+            victims: list[_Job] = []
+            for leaf in sorted(leaves, key=_over_key):
+                victims.extend(leaf.victims(math.inf, self.order)[0])
+            groups.append((side.alloc - side.fair, victims))
         return groups
 
     def _attempt(self, action: Action, queue: _Queue, job: _Job, now: int) -> bool:
         need = job.spec.need - self.free
-        key = (job.id, self.free, self.version)
+        key = (job.id, self.free, self.version, self.fair_version)
         memo = queue.memo.get(action)
         if memo is not None and memo[0] == key and (memo[1] is None or now < memo[1]):
             if action is Action.RECLAIM:
                 queue.blocked = memo[2]
             return False
         groups = self._groups(action, queue, job)
-        if sum(cap for cap, _ in groups) < need:
+        if sum(cap for cap, _ in groups) < max(need, self._least_to_free(job.spec.need)):
             queue.memo[action] = (key, None, False)
             return False
         session = self.session.at(now)
         plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]] = []
         freed = 0
+        fits = False
+        self.held = self.aware or self.ranking  # protection moves with time: always ask
         ranked: list[tuple[int, list[_Job]]] = []
         for cap, members in groups:
             left = cap
@@ -712,37 +870,43 @@ class _Simulation:
                 batches = iter((order,))
             else:
                 batches = (
-                    session.eligible_victims(action, job, chunk) for chunk in _chunks(members)
+                    self._eligible(session, action, job, chunk) for chunk in _chunks(members)
                 )
             for eligible in batches:
                 for victim in eligible:
                     evictable = cast(
                         "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
                     )
-                    take = self._take(victim, evictable, need - freed, left)
+                    if len(evictable) < victim.active:
+                        self.held = True
+                    take = self._take(victim, evictable, max(1, need - freed), left)
                     if take:
                         plan.append((victim, evictable[:take], evictable))
                         freed += take
                         left -= take
-                        if freed >= need or left <= 0:
+                        fits = freed >= need and self._plan_fits(queue, job, plan)
+                        if fits or left <= 0:
                             break
-                if freed >= need or left <= 0:
+                if fits or left <= 0:
                     break
-            if freed >= need:
+            if fits:
                 break
-        if freed >= need:
-            self._commit(session, action, job, plan, now)
+        if fits:
+            self._commit(session, action, job, self._helpful(queue, job, plan), now)
             if action is Action.RECLAIM:
                 queue.blocked = False
             return True
-        everyone = [victim for _, members in groups for victim in members]
-        retry = session.next_expiry(action, job, everyone)
-        retry_at = None if retry is None else _seconds(retry)
-        if retry_at is not None:
-            self._wake_at(retry_at)
-        blocked = action is Action.RECLAIM and self._blocked_by_protection(
-            session, action, job, groups
-        )
+        retry_at = None
+        blocked = False
+        if self.held:  # else waiting changes nothing: only a change (the key) can help
+            everyone = [victim for _, members in groups for victim in members]
+            retry = session.next_expiry(action, job, everyone)
+            retry_at = None if retry is None else _seconds(retry)
+            if retry_at is not None:
+                self._wake_at(retry_at)
+            blocked = action is Action.RECLAIM and self._blocked_by_protection(
+                session, action, job, groups
+            )
         if action is Action.RECLAIM:
             queue.blocked = blocked
         if not self.aware and not self.ranking:
@@ -759,6 +923,15 @@ class _Simulation:
             # ranking the order moves with time, so only a plan short whatever the order is kept.
             queue.memo[action] = (key, retry_at, blocked)
         return False
+
+    def _eligible(
+        self, session: Session, action: Action, job: _Job, chunk: Sequence[_Job]
+    ) -> Sequence[_Job]:
+        """:meth:`Session.eligible_victims`, noting when protection held a candidate back."""
+        eligible = session.eligible_victims(action, job, chunk)
+        if len(eligible) < len(chunk):
+            self.held = True
+        return eligible
 
     @staticmethod
     def _short_whatever_the_order(
@@ -778,6 +951,47 @@ class _Simulation:
                 got += evictable
             bound += min(cap, got)
         return bound < need
+
+    def _plan_fits(
+        self, queue: _Queue, job: _Job, plan: Sequence[tuple[_Job, tuple[_Task, ...], object]]
+    ) -> bool:
+        """Whether the job could start once the plan's tasks are evicted: its gang placed on
+        the nodes, and its queue and every ancestor within their limits."""
+        need = job.spec.need
+        for step in queue.path:
+            if step.limit is None:
+                continue
+            freed = sum(
+                len(chosen) for victim, chosen, _ in plan if step in self.queues[victim.queue].path
+            )
+            if step.alloc - freed + need > step.limit:
+                return False
+        freed_on = Counter(task.node for _, chosen, _ in plan for task in chosen)
+        return self.nodes.fits_after(need, freed_on)
+
+    def _helpful(
+        self,
+        queue: _Queue,
+        job: _Job,
+        plan: list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]],
+    ) -> list[tuple[_Job, tuple[_Task, ...], tuple[_Task, ...]]]:
+        """The plan without the victims that free nothing where the job will go: a victim none
+        of whose evicted tasks is on a node the job's gang would be placed on is dropped, last
+        first, as long as the rest still lets the job start. On one node, nothing is dropped."""
+        if len(self.nodes.capacity) == 1 or len(plan) == 1:
+            return plan
+        freed_on = Counter(task.node for _, chosen, _ in plan for task in chosen)
+        where = self.nodes.would_place(job.spec.need, freed_on)
+        if where is None:  # pragma: no cover - the plan fits
+            raise SimulationError(f"job {job.id!r}: the eviction plan no longer fits")
+        kept = list(plan)
+        for index in range(len(plan) - 1, -1, -1):
+            if any(task.node in where for task in plan[index][1]):
+                continue
+            trial = kept[:index] + kept[index + 1 :]
+            if trial and self._plan_fits(queue, job, trial):
+                kept = trial
+        return kept
 
     @staticmethod
     def _take(victim: _Job, evictable: tuple[_Task, ...], wanted: int, left: int) -> int:
@@ -856,7 +1070,7 @@ class _Simulation:
             raise SimulationError(
                 f"at {now}: job {job.id!r} needs {job.spec.need} GPUs, only {self.free} freed"
             )
-        self._start(job, now, min(job.spec.gpus, self.free))
+        self._start(job, now, int(min(job.spec.gpus, self.free, queue.room())))
 
     # -- job state changes ----------------------------------------------------------------------
 
@@ -882,18 +1096,32 @@ class _Simulation:
         self._push(finish, _COMPLETE, job, job.epoch)
 
     def _start(self, job: _Job, now: int, count: int) -> None:
-        if count < 1 or count > self.free:
-            raise SimulationError(
-                f"at {now}: starting {count} tasks of {job.id!r} with {self.free} GPUs free"
-            )
         queue = self.queues[job.queue]
-        started = 0
-        for task in job.tasks:
-            if task.status is _PENDING:
-                task.status = _RUNNING
-                started += 1
-                if started == count:
-                    break
+        if count < 1 or count > self.free or count > queue.room():
+            raise SimulationError(
+                f"at {now}: starting {count} tasks of {job.id!r} with {self.free} GPUs free "
+                f"and room for {queue.room()} in its queue's limits"
+            )
+        pending = [task for task in job.tasks if task.status is _PENDING][:count]
+        nodes = self.nodes
+        if job.active == 0:  # its minimum goes as a gang, by the placement rule
+            gang = nodes.place(job.spec.need)
+            if gang is None or count < job.spec.need:
+                raise SimulationError(
+                    f"at {now}: job {job.id!r} starts with {count} GPUs, its gang of "
+                    f"{job.spec.need} cannot be placed on the nodes"
+                )
+            slots = [node for node, taken in gang for _ in range(taken)]
+        else:
+            slots = []
+        mine = sorted({task.node for task in job.tasks if task.status is _RUNNING} | set(slots))
+        while len(slots) < count:  # each GPU above its minimum on its own
+            slots.append(nodes.place_one(mine))
+        for task, node in zip(pending, slots, strict=True):
+            task.status = _RUNNING
+            task.node = node
+        for node, taken in sorted(Counter(slots).items()):
+            self.placements.append((now, job.id, node, taken))
         if job.active == 0:
             if self.order is VictimOrder.RANDOM:
                 job.draw = self.rng.random()
@@ -914,7 +1142,8 @@ class _Simulation:
             self._settle(job, now)
             job.segments.append((now, job.done, job.active + count))
         job.active += count
-        queue.alloc += count
+        for step in queue.path:
+            step.alloc += count
         queue.running_gpus[job.priority] = queue.running_gpus.get(job.priority, 0) + count
         self.free -= count
         self.used += count
@@ -925,10 +1154,19 @@ class _Simulation:
             self.shrunk.pop(job.id, None)
         self._schedule_completion(job)
 
-    def _release(self, job: _Job, count: int) -> None:
+    def _release(self, job: _Job, tasks: Iterable[_Task], now: int) -> None:
+        """Give back the GPUs of these running tasks, on the nodes they ran on."""
+        on = Counter(task.node for task in tasks)
+        count = sum(on.values())
+        for node, given in sorted(on.items()):
+            self.nodes.release(node, given)
+            self.placements.append((now, job.id, node, -given))
+        for task in tasks:
+            task.node = -1
         queue = self.queues[job.queue]
         job.active -= count
-        queue.alloc -= count
+        for step in queue.path:
+            step.alloc -= count
         queue.running_gpus[job.priority] -= count
         self.free += count
         self.used -= count
@@ -938,10 +1176,14 @@ class _Simulation:
         self._settle(job, now)
         if job.done < job.required:  # pragma: no cover - a bug, not an outcome
             raise SimulationError(f"at {now}: job {job.id!r} completed with work left")
+        running = [task for task in job.tasks if task.status is _RUNNING]
+        self._release(job, running, now)
         for task in job.tasks:
             task.status = _SUCCEEDED
-        self._release(job, job.active)
-        self.queues[job.queue].remove_running(job)
+        queue = self.queues[job.queue]
+        queue.remove_running(job)
+        queue.demand -= job.spec.gpus
+        self.demand_changed = True
         self.shrunk.pop(job.id, None)
         job.finish = now
 
@@ -991,7 +1233,7 @@ class _Simulation:
                     )
             restart = job.restore * before
             job.done = saved
-            self._release(job, len(chosen))
+            self._release(job, chosen, now)
             job.epoch += 1  # its completion event is void
             queue = self.queues[job.queue]
             queue.remove_running(job)
@@ -999,7 +1241,7 @@ class _Simulation:
             job.pending_since = now
             queue.push(job)
         else:
-            self._release(job, len(chosen))
+            self._release(job, chosen, now)
             job.segments.append((now, job.done, job.active))
             self.shrunk[job.id] = job
             self._schedule_completion(job)
@@ -1067,11 +1309,14 @@ class _Simulation:
             evictions=tuple(self.records),
             jobs=outcomes,
             usage=tuple(self.usage),
+            placements=tuple(self.placements),
         )
 
 
-def _neg(key: tuple[int, float, str]) -> tuple[int, float]:
-    return (-key[0], -key[1])
+def _over_key(queue: _Queue) -> tuple[int, float, str]:
+    """Most over its fair share first (a fair share of 0 first of all), then by name."""
+    flag, ratio, name = queue.level_key()
+    return (-flag, -ratio, name)
 
 
 def simulate(
@@ -1086,12 +1331,14 @@ def simulate(
             hold the workload's queues.
 
     Returns:
-        The metrics, every eviction and every job's outcome. Jobs that need more GPUs than the
-        cluster has never run; the metrics count them as unschedulable.
+        The metrics, every eviction, every job's outcome and every placement on a node. Jobs
+        that need more GPUs than the cluster has, or than a limit on their queue's path allows,
+        never run; the metrics count them as unschedulable.
 
     Raises:
-        SimulationError: if an invariant breaks (capacity, eviction outside the evictable
-            tasks, an eviction plan the Session does not validate).
+        SimulationError: if an invariant breaks (capacity of the cluster or of a node, a queue
+            over its limit, eviction outside the evictable tasks, an eviction plan the Session
+            does not validate).
 
     >>> from minruntime_sim import simulate
     >>> from minruntime_sim.synthetic import toy_workload

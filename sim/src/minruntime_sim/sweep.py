@@ -71,7 +71,8 @@ _LOADED: dict[TraceSource, Workload] = {}
 class TraceSource:
     """Where a workload comes from, so that a worker process can load it itself.
 
-    ``window`` and ``windows`` take a slice of the trace (:meth:`Workload.window`).
+    ``window`` and ``windows`` take a slice of the trace (:meth:`Workload.window`);
+    ``load_factor`` makes its jobs arrive that many times as fast (:meth:`Workload.with_load`).
 
     >>> TraceSource("synthetic", limit=10).load().name
     'synthetic(seed=0, jobs=10)'
@@ -85,12 +86,19 @@ class TraceSource:
     seed: int = 0
     window: int = 0
     windows: int = 1
+    load_factor: float = 1
 
     def load(self) -> Workload:
         """The workload (loaded once per process)."""
         workload = _LOADED.get(self)
         if workload is None:
-            workload = load_trace(self.trace, limit=self.limit, gpus=self.gpus, seed=self.seed)
+            workload = load_trace(
+                self.trace,
+                limit=self.limit,
+                gpus=self.gpus,
+                seed=self.seed,
+                load_factor=self.load_factor,
+            )
             if self.windows > 1:
                 workload = workload.window(self.window, self.windows)
             _LOADED.clear()  # keep one: a process works on one workload at a time

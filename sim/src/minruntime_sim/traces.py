@@ -13,8 +13,11 @@ The plain CSV format, for a user's own workload (and what :func:`write_csv` writ
 - ``<name>.csv``: columns ``id, queue, submit, run_time, gpus`` (seconds, integers) and
   optionally ``priority, preemptibility, min_available, checkpoint_interval`` (empty = unset);
 - ``<name>.queues.csv`` beside it (optional): ``name, parent, deserved`` and optionally
-  ``preempt_min_runtime, reclaim_min_runtime``; without it, each queue found in the jobs is a
-  top-level queue and ``total_gpus`` is split equally.
+  ``over_quota_weight, limit, preempt_min_runtime, reclaim_min_runtime`` (empty = unset: no
+  deserved quota, weight 1, no limit); a quota may be set at any level of the tree. Without
+  it, each queue found in the jobs is a top-level queue and ``total_gpus`` is split equally;
+- ``<name>.nodes.csv`` beside it (optional): one row per node, column ``gpus``; without it,
+  the cluster is one node.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
+
+import attrs
 
 from minruntime import MinRuntime, Preemptibility, Queue, QueueTree
 from minruntime_sim.errors import InvalidTrace
@@ -46,7 +51,13 @@ __all__ = [
 ]
 
 GPUS_PER_PHILLY_NODE: Final = 8
-"""Philly's nodes had 8 GPUs each (the ATC'19 paper's description of the cluster)."""
+"""GPUs per node of the Philly virtual clusters' node counts (``philly-vc-nodes.csv``): the
+Helios artifact those counts come from simulates Philly with 8 GPUs per node
+(``--num_gpus_per_node`` 8, ``framework/QSSF Service/simulator.py`` of
+S-Lab-System-Group/HeliosArtifact), and the trace's own machine list and per-GPU utilisation
+columns (``msr-fiddle/philly-traces``) describe servers of up to 8 GPUs (``gpu0`` to
+``gpu7``; its example row is ``m31,8, 24GB``). Philly also had 2-GPU servers, which the VC
+node counts do not tell apart: every node is read as an 8-GPU one."""
 
 PRIORITY_INFERENCE: Final = 125
 PRIORITY_BUILD: Final = 100
@@ -152,7 +163,8 @@ def read_philly(
         nodes_path: ``philly-vc-nodes.csv`` or its folder (default: beside ``path``).
 
     Each VC deserves 8 GPUs per node it had (``philly-vc-nodes.csv``) and the cluster has that
-    many GPUs in all (2,816). Jobs of a VC missing from the nodes file (4 small VCs, 18 jobs)
+    many 8-GPU nodes (352, 2,816 GPUs; :data:`GPUS_PER_PHILLY_NODE`), shared by all VCs: a
+    VC's nodes are a quota, not a partition. Jobs of a VC missing from the nodes file (4 small VCs, 18 jobs)
     are kept in a queue that deserves nothing: they run only on idle GPUs. Submission times are
     read as UTC and counted from the first one; durations round up to whole seconds. The trace
     has no priorities: every job gets the train priority (50) and is explicitly preemptible.
@@ -161,8 +173,8 @@ def read_philly(
         InvalidTrace: for a missing file or column, or a bad value (naming file, line, value).
 
     >>> philly = read_philly()
-    >>> len(philly.jobs), philly.total_gpus, philly.deserved["6214e9"]
-    (82247, 2816, 512)
+    >>> len(philly.jobs), philly.total_gpus, philly.deserved["6214e9"], len(philly.nodes)
+    (82247, 2816, 512, 352)
     """
     jobs_file = _resolve(path, "philly.csv")
     nodes_file = _resolve(
@@ -202,7 +214,7 @@ def read_philly(
     deserved = {vc: count * GPUS_PER_PHILLY_NODE for vc, count in nodes.items()}
     notes = [
         f"{len(jobs)} jobs from {jobs_file.name}; {len(nodes)} virtual clusters, "
-        f"{GPUS_PER_PHILLY_NODE} GPUs per node"
+        f"{sum(nodes.values())} nodes of {GPUS_PER_PHILLY_NODE} GPUs"
     ]
     if unknown:
         stray = sum(1 for job in jobs if job.queue in unknown)
@@ -218,6 +230,7 @@ def read_philly(
         tree=tree,
         deserved=deserved,
         total_gpus=sum(nodes.values()) * GPUS_PER_PHILLY_NODE,
+        nodes=(GPUS_PER_PHILLY_NODE,) * sum(nodes.values()),
         notes=notes,
     )
 
@@ -237,7 +250,8 @@ def read_alibaba(
         nodes_path: ``alibaba-openb-gpu-nodes.csv`` or its folder (default: beside ``path``).
 
     The trace names no tenants, so every pod is in one queue, ``openb``, that deserves the whole
-    cluster (the sum of the nodes' ``gpu`` column, 6,212): only preemption happens, and the
+    cluster (the sum of the nodes' ``gpu`` column, 6,212, on its 1,213 nodes of 1 to 8 GPUs;
+    GPU models are not matched to pods): only preemption happens, and the
     *preempt* min-runtime is the setting that matters. Each ``qos`` class maps to a priority
     and a preemptibility (:data:`ALIBABA_QOS`):
 
@@ -262,16 +276,19 @@ def read_alibaba(
         InvalidTrace: for a missing file or column, an unknown ``qos``, or a bad value.
 
     >>> alibaba = read_alibaba()
-    >>> len(alibaba.jobs), alibaba.total_gpus, sorted(alibaba.deserved)
-    (6203, 6212, ['openb'])
+    >>> len(alibaba.jobs), alibaba.total_gpus, sorted(alibaba.deserved), len(alibaba.nodes)
+    (6203, 6212, ['openb'], 1213)
     """
     pods_file = _resolve(path, "alibaba-openb-pods.csv")
     nodes_file = _resolve(
         nodes_path if nodes_path is not None else pods_file.parent, "alibaba-openb-gpu-nodes.csv"
     )
-    total = 0
+    inventory: list[int] = []
     for line, row in _rows(nodes_file, ("sn", "gpu")):
-        total += _integer(row["gpu"], f"{nodes_file.name} line {line}", "gpu")
+        count = _integer(row["gpu"], f"{nodes_file.name} line {line}", "gpu")
+        if count:
+            inventory.append(count)
+    total = sum(inventory)
     pods: list[tuple[str, int, int, int, str]] = []
     no_gpu = never_scheduled = 0
     for line, row in _rows(
@@ -322,6 +339,7 @@ def read_alibaba(
         tree=QueueTree([Queue(ALIBABA_QUEUE)]),
         deserved={ALIBABA_QUEUE: total},
         total_gpus=total,
+        nodes=inventory,
         notes=notes,
     )
 
@@ -330,11 +348,42 @@ def read_alibaba(
 
 _JOB_COLUMNS: Final = ("id", "queue", "submit", "run_time", "gpus")
 _OPTIONAL_COLUMNS: Final = ("priority", "preemptibility", "min_available", "checkpoint_interval")
-_QUEUE_COLUMNS: Final = ("name", "parent", "deserved", "preempt_min_runtime", "reclaim_min_runtime")
+_QUEUE_COLUMNS: Final = (
+    "name",
+    "parent",
+    "deserved",
+    "over_quota_weight",
+    "limit",
+    "preempt_min_runtime",
+    "reclaim_min_runtime",
+)
 
 
 def _queues_file(path: Path) -> Path:
     return path.with_name(path.name.removesuffix(".csv") + ".queues.csv")
+
+
+def _nodes_file(path: Path) -> Path:
+    return path.with_name(path.name.removesuffix(".csv") + ".nodes.csv")
+
+
+@attrs.frozen
+class _Quotas:
+    """A queues file's tree and quotas."""
+
+    tree: QueueTree
+    deserved: dict[str, int]
+    weights: dict[str, float]
+    limits: dict[str, int]
+
+    def cluster(self) -> int:
+        """The GPUs the quotas stand for: the deserved quotas of the queues that have one and
+        no ancestor with one (a parent's quota holds its children's: never counted twice)."""
+        return sum(
+            share
+            for name, share in self.deserved.items()
+            if not any(above in self.deserved for above in self.tree.ancestors(name))
+        )
 
 
 def read_csv(
@@ -342,14 +391,19 @@ def read_csv(
     *,
     queues_path: str | os.PathLike[str] | None = None,
     total_gpus: int | None = None,
+    nodes_path: str | os.PathLike[str] | None = None,
 ) -> Workload:
     """Read a workload in the plain CSV format (see the module's description).
 
     Args:
         path: the jobs file.
         queues_path: the queues file; default ``<name>.queues.csv`` beside ``path``, if present.
-        total_gpus: the cluster's GPUs; default the sum of the queues' deserved shares. Required
-            without a queues file (the queues then share it equally).
+        total_gpus: the cluster's GPUs; default the nodes' GPUs, else the deserved quotas of the
+            queues that have one and no ancestor with one (a parent's quota is shared by its
+            children, never added to theirs). Required without a queues or nodes file (the
+            queues then share it equally).
+        nodes_path: the nodes file; default ``<name>.nodes.csv`` beside ``path``, if present;
+            without one, the cluster is one node.
 
     Raises:
         InvalidTrace: for a missing file or column, a bad value, or a bad queue tree.
@@ -398,28 +452,60 @@ def read_csv(
             raise InvalidTrace(f"{where}: {error}") from None
         except ValueError as error:  # an invalid preemptibility
             raise InvalidTrace(f"{where}: {error}") from None
+    node_file = Path(nodes_path) if nodes_path is not None else _nodes_file(jobs_file)
+    nodes: list[int] = []
+    if node_file.is_file():
+        for line, row in _rows(node_file, ("gpus",)):
+            nodes.append(_integer(row["gpus"], f"{node_file.name} line {line}", "gpus", minimum=1))
+    elif nodes_path is not None:
+        raise InvalidTrace(f"nodes file {str(node_file)!r} not found")
+    given = total_gpus if total_gpus is not None else (sum(nodes) if nodes else None)
     queue_file = Path(queues_path) if queues_path is not None else _queues_file(jobs_file)
     if queue_file.is_file():
-        tree, deserved = _read_queues(queue_file)
-        total = total_gpus if total_gpus is not None else sum(deserved.values())
-    elif queues_path is not None:
+        quotas = _read_queues(queue_file)
+        return Workload(
+            name=jobs_file.stem,
+            jobs=jobs,
+            tree=quotas.tree,
+            deserved=quotas.deserved,
+            over_quota_weights=quotas.weights,
+            limits=quotas.limits,
+            total_gpus=given if given is not None else quotas.cluster(),
+            nodes=nodes,
+        )
+    if queues_path is not None:
         raise InvalidTrace(f"queues file {str(queue_file)!r} not found")
-    else:
-        if total_gpus is None:
-            raise InvalidTrace(
-                f"{jobs_file.name}: no queues file {queue_file.name!r}: give the cluster's GPUs "
-                "(total_gpus, or --gpus on the command line)"
-            )
-        names = sorted({job.queue for job in jobs})
-        tree = QueueTree([Queue(name) for name in names])
-        deserved = scale_shares(dict.fromkeys(names, 1), total_gpus)
-        total = total_gpus
-    return Workload(name=jobs_file.stem, jobs=jobs, tree=tree, deserved=deserved, total_gpus=total)
+    if given is None:
+        raise InvalidTrace(
+            f"{jobs_file.name}: no queues file {queue_file.name!r}: give the cluster's GPUs "
+            "(total_gpus, or --gpus on the command line)"
+        )
+    names = sorted({job.queue for job in jobs})
+    return Workload(
+        name=jobs_file.stem,
+        jobs=jobs,
+        tree=QueueTree([Queue(name) for name in names]),
+        deserved=scale_shares(dict.fromkeys(names, 1), given),
+        total_gpus=given,
+        nodes=nodes,
+    )
 
 
-def _read_queues(path: Path) -> tuple[QueueTree, dict[str, int]]:
+def _weight(value: str, where: str) -> float:
+    try:
+        weight = float(value)
+    except ValueError:
+        weight = -1.0
+    if not 0 <= weight < float("inf"):
+        raise InvalidTrace(f"{where}: invalid over_quota_weight {value!r} (expected a number >= 0)")
+    return int(weight) if weight.is_integer() else weight
+
+
+def _read_queues(path: Path) -> _Quotas:
     records: list[dict[str, object]] = []
     deserved: dict[str, int] = {}
+    weights: dict[str, float] = {}
+    limits: dict[str, int] = {}
     for line, row in _rows(path, ("name",)):
         where = f"{path.name} line {line}"
         records.append(
@@ -432,18 +518,23 @@ def _read_queues(path: Path) -> tuple[QueueTree, dict[str, int]]:
         )
         if row.get("deserved"):
             deserved[row["name"]] = _integer(row["deserved"], where, "deserved")
+        if row.get("over_quota_weight"):
+            weights[row["name"]] = _weight(row["over_quota_weight"], where)
+        if row.get("limit"):
+            limits[row["name"]] = _integer(row["limit"], where, "limit")
     try:
         tree = QueueTree.from_records(records, origin=path.name)
     except ValueError as error:
         raise InvalidTrace(str(error)) from None
-    return tree, deserved
+    return _Quotas(tree=tree, deserved=deserved, weights=weights, limits=limits)
 
 
 def write_csv(workload: Workload, path: str | os.PathLike[str]) -> tuple[Path, Path]:
     """Write a workload in the plain CSV format: the jobs file and its queues file.
 
     Returns:
-        The two paths written (``path`` and ``<name>.queues.csv`` beside it).
+        The two paths written (``path`` and ``<name>.queues.csv`` beside it); a workload with
+        nodes also gets ``<name>.nodes.csv``.
     """
     jobs_file = Path(path)
     with jobs_file.open("w", newline="", encoding="utf-8") as handle:
@@ -474,10 +565,17 @@ def write_csv(workload: Workload, path: str | os.PathLike[str]) -> tuple[Path, P
                     name,
                     queue.parent or "",
                     workload.deserved.get(name, ""),
+                    workload.over_quota_weights.get(name, ""),
+                    workload.limits.get(name, ""),
                     _text(queue.preempt_min_runtime),
                     _text(queue.reclaim_min_runtime),
                 ]
             )
+    if workload.nodes:
+        with _nodes_file(jobs_file).open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(["gpus"])
+            writer.writerows([count] for count in workload.nodes)
     return jobs_file, queue_file
 
 
@@ -494,6 +592,7 @@ def load_trace(
     limit: int | None = None,
     gpus: int | None = None,
     seed: int = 0,
+    load_factor: float = 1,
 ) -> Workload:
     """A workload by name (``philly``, ``alibaba``, ``synthetic``) or a plain CSV path.
 
@@ -501,9 +600,12 @@ def load_trace(
         source: the trace.
         limit: keep the first ``limit`` jobs by submission time (for ``synthetic``: how many
             jobs to generate, default 200).
-        gpus: resize the cluster to this many GPUs, deserved shares scaled in proportion (for a
-            CSV without a queues file: the cluster's size).
+        gpus: resize the cluster to this many GPUs (:meth:`Workload.with_gpus`: whole nodes
+            kept, quotas scaled in proportion; for a CSV without a queues or nodes file: the
+            cluster's size).
         seed: the seed of a synthetic workload.
+        load_factor: the load-scaling knob: jobs arrive ``load_factor`` times as fast
+            (:meth:`Workload.with_load`, after ``limit``), on the same nodes and quotas.
 
     Raises:
         InvalidTrace: for an unknown name, a missing file, or a bad value.
@@ -520,8 +622,8 @@ def load_trace(
     elif name == "synthetic":
         workload = synthetic_workload(seed=seed, jobs=200 if limit is None else limit)
     elif name.endswith(".csv") or Path(name).is_file():
-        has_queues = _queues_file(Path(name)).is_file()
-        workload = read_csv(name) if has_queues else read_csv(name, total_gpus=gpus)
+        sized = _queues_file(Path(name)).is_file() or _nodes_file(Path(name)).is_file()
+        workload = read_csv(name) if sized else read_csv(name, total_gpus=gpus)
     else:
         raise InvalidTrace(
             f"unknown trace {name!r} (expected {', '.join(TRACE_NAMES)}, or a CSV file's path)"
@@ -530,4 +632,4 @@ def load_trace(
         workload = workload.head(limit)
     if gpus is not None and gpus != workload.total_gpus:
         workload = workload.with_gpus(gpus)
-    return workload
+    return workload.with_load(load_factor)

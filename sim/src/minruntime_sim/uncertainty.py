@@ -15,7 +15,7 @@ a conclusion is flagged as holding in all of them or not.
 >>> grid = settings_grid(reclaim=[MinRuntime("0s"), MinRuntime("1h")])
 >>> plain, protected = run_replicated("synthetic", grid, reps, limit=80)
 >>> plain.values("lost_gpu_seconds"), str(plain.interval("lost_gpu_seconds"))
-([10673.0, 3823.0, 8322.0, 10292.0], '8277.5 [3276.5, 13278.5]')
+([10673.0, 3823.0, 8322.0, 10734.0], '8388.0 [3227.0, 13549.0]')
 >>> str(compare(protected, plain, "lost_gpu_seconds")), str(compare(protected, plain, "evictions"))
 ('lower in 2, higher in 2 of 4: mixed', 'lower in 2, higher in 2 of 4: mixed')
 
@@ -164,6 +164,7 @@ def run_replicated(
     jobs: int = 1,
     executor: Executor | None = None,
     progress: bool = False,
+    load_factor: float = 1,
 ) -> list[ReplicatedSummary]:
     """Run every setting of ``grid`` on every replicate; one summary per setting, in order.
 
@@ -175,7 +176,13 @@ def run_replicated(
     results: list[RunSummary] = []
     for rep in reps:  # one sweep per replicate: each worker loads its slice once
         source = TraceSource(
-            trace, limit=limit, gpus=rep.gpus, seed=rep.seed, window=rep.window, windows=rep.windows
+            trace,
+            limit=limit,
+            gpus=rep.gpus,
+            seed=rep.seed,
+            window=rep.window,
+            windows=rep.windows,
+            load_factor=load_factor,
         )
         results.extend(
             run_sweep(
