@@ -282,7 +282,7 @@ def test_decision_pages_are_the_contracts_rows_and_the_libraries_choices() -> No
     kinds = [decision_kind(page) for page in DECISION_PAGES]
     assert kinds.count("contract") == 11  # BEHAVIOR.md section 15's rows (one still to write)
     assert kinds.count("library") == 18  # choices where the contract was silent or contradictory
-    assert kinds.count("simulator") == 4  # the simulator's choices where its issue was silent
+    assert kinds.count("simulator") == 6  # the simulator's choices where its issue was silent
 
 
 # -- the docs cover the public API -------------------------------------------------------------
