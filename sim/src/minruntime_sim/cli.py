@@ -165,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         type=_positive,
         metavar="N",
-        help="resize the cluster to N GPUs, shares scaling with it (several: one replicate each)",
+        help="resize the cluster to N GPUs, whole nodes kept and quotas scaling with it "
+        "(several: one replicate each)",
     )
     parser.add_argument(
         "--load",
