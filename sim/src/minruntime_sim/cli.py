@@ -2,10 +2,10 @@
 
 Examples::
 
-    minruntime-sim philly --gpus 704 --reclaim-min-runtime 0 10m 30m 1h 4h --jobs 2
+    minruntime-sim philly --load 4 --reclaim-min-runtime 0 10m 30m 1h 4h --jobs 2
     minruntime-sim alibaba --gpus 48 --preempt-min-runtime 0 30m --json out.json
     minruntime-sim my-trace.csv --checkpoint-interval none 30m --csv out.csv --plot out.png
-    minruntime-sim philly --gpus 704 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
+    minruntime-sim philly --load 4 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
         --policy none min-runtime checkpoint-aware --checkpoint-grace 10m --jobs 2
 
 Every combination of the values given runs (reclaim outermost, then preempt, then checkpoint
@@ -165,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         type=_positive,
         metavar="N",
-        help="resize the cluster to N GPUs, shares scaling with it (several: one replicate each)",
+        help="resize the cluster to N GPUs, whole nodes kept and quotas scaling with it "
+        "(several: one replicate each)",
     )
     parser.add_argument(
         "--load",
