@@ -754,12 +754,62 @@ def passes_fundamentals(action: Action, tree: QueueTree, preemptor: Job, victim:
     ]
     if kind is Preemptibility.NON_PREEMPTIBLE:
         return False
-    if kind is Preemptibility.SEMI_PREEMPTIBLE and not any(
-        active > pod_set.min_available
-        for active, pod_set in zip(actives, victim.pod_sets, strict=True)
-    ):
+    if kind is Preemptibility.SEMI_PREEMPTIBLE and not anything_outside_the_core(victim):
         return False
     return sum(actives) > 0
+
+
+def anything_outside_the_core(job: Job) -> bool:
+    """Sections 7 and 18, written out independently of the library: some active task is above a
+    core pod set's minimum, or in a sub-group outside the core (a set's first ``min_sub_group``
+    satisfied children in listing order; every child of a set that is short)."""
+    leaves = {pod_set.name: pod_set for pod_set in job.pod_sets}
+    order = {pod_set.name: i for i, pod_set in enumerate(job.pod_sets)}
+    parent_of = {p.name: p.parent for p in job.pod_sets} | {
+        s.name: s.parent for s in job.sub_groups
+    }
+    need_of = {s.name: s.min_sub_group for s in job.sub_groups}
+
+    def children(name: str | None) -> list[str]:
+        def first(child: str) -> int:  # a set comes where its first pod set comes
+            below = [leaf for leaf in leaves if child in ancestors(leaf)]
+            return min(order[leaf] for leaf in below)
+
+        return sorted((c for c, p in parent_of.items() if p == name), key=first)
+
+    def ancestors(leaf: str) -> list[str]:
+        found, current = [leaf], parent_of[leaf]
+        while current is not None:
+            found.append(current)
+            current = parent_of[current]
+        return found
+
+    def active(leaf: str) -> int:
+        return sum(1 for task in leaves[leaf].tasks if task.status.is_active)
+
+    def satisfied(name: str | None) -> bool:
+        if name in leaves:
+            return active(name) >= leaves[name].min_available
+        kids = children(name)
+        wanted = job.min_sub_group if name is None else need_of[name]
+        return sum(map(satisfied, kids)) >= (len(kids) if wanted is None else wanted)
+
+    def outside(name: str | None) -> bool:
+        if name in leaves:
+            return active(name) > leaves[name].min_available
+        kids = children(name)
+        wanted = job.min_sub_group if name is None else need_of[name]
+        kept = kids
+        if satisfied(name):
+            kept = [kid for kid in kids if satisfied(kid)][
+                : len(kids) if wanted is None else wanted
+            ]
+        return any(outside(kid) if kid in kept else any_active(kid) for kid in kids)
+
+    def any_active(name: str) -> bool:
+        return any(active(leaf) for leaf in leaves if name in ancestors(leaf))
+
+    return outside(None)
 
 
 @given(situations(trees=True))
