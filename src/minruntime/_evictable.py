@@ -16,7 +16,7 @@ the library takes them from the other end; by default the reverse of the job's l
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from minruntime._facts import JobFacts
 from minruntime.decisions import Reason
@@ -51,14 +51,10 @@ def evictable_tasks(
         return sacrifice_order(victim.active_tasks(), order)
     first: list[TaskLike] = []
     for node in reversed(optional):
-        first.extend(sacrifice_order(_tasks(shape.tasks_below(node)), order))
+        first.extend(sacrifice_order(tuple(shape.tasks_below(node)), order))
     if reason is Reason.ELIGIBLE:
         taken = {id(task) for task in first}
         rest = tuple(task for task in victim.active_tasks() if id(task) not in taken)
     else:
-        rest = _tasks(surplus)
+        rest = tuple(surplus)
     return (*first, *sacrifice_order(rest, order))
-
-
-def _tasks(tasks: list[object]) -> tuple[TaskLike, ...]:
-    return cast(tuple[TaskLike, ...], tuple(tasks))

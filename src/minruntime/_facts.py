@@ -17,7 +17,7 @@ from typing import Any, Final
 from minruntime._delay import held_until_ns
 from minruntime._protection import NO_INPUTS, Inputs
 from minruntime._time import from_ns, instant_ns, to_ns
-from minruntime._tree import Shape, TreeError, build
+from minruntime._tree import Shape, TreeError, link
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidJob
@@ -74,14 +74,6 @@ class PodSetFacts:
 
 def _is_active(task: TaskLike) -> bool:
     return TaskStatus.parse(task.status).is_active
-
-
-def _active_of(pod_set: PodSetFacts) -> tuple[TaskLike, ...]:
-    return pod_set.active
-
-
-def _tasks_of(pod_set: PodSetFacts) -> tuple[TaskLike, ...]:
-    return pod_set.tasks
 
 
 def _start(value: object, job: JobLike) -> datetime:
@@ -237,8 +229,7 @@ class JobFacts:
             if tree:  # a sub-group tree: its sets may make it elastic, its core is its own
                 shape = _shape_of(job)
                 elastic = elastic or shape.elastic_sets()
-                _, optional, extra = shape.split()
-                surplus = bool(extra) or any(shape.tasks_below(node) for node in optional)
+                surplus = shape.outside_core()
             semi = preemptibility is semi_value
             if preemptibility is non_value:
                 barrier: Reason | None = _NON_PREEMPTIBLE
@@ -300,17 +291,17 @@ class JobFacts:
     @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:
         """Per pod set facts, in listing order."""
-        return tuple(node.leaf for node in self.shape.nodes if node.leaf is not None)
+        return self.shape.pod_sets
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
         """Its core (section 18, which for a job without a tree is section 7's: the first
         ``min_available`` active tasks of each pod set), in listing order."""
-        return tuple(self.shape.split()[0])  # type: ignore[arg-type]
+        return tuple(self.shape.split()[0])
 
     def surplus_tasks(self) -> tuple[TaskLike, ...]:
         """The active tasks of its core pod sets above their ``min_available`` (for a job
         without a sub-group tree: of every pod set), in listing order."""
-        return tuple(self.shape.split()[2])  # type: ignore[arg-type]
+        return tuple(self.shape.split()[2])
 
     def active_tasks(self) -> tuple[TaskLike, ...]:
         """Every active task, in listing order."""
@@ -350,7 +341,7 @@ def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
         leaves.append((facts.name, facts.parent, facts.min_available, facts))
     sets = getattr(job, "sub_groups", None) or ()
     try:
-        return build(
+        root = link(
             leaves,
             [
                 (
@@ -361,11 +352,10 @@ def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
                 for node in sets
             ],
             getattr(job, "min_sub_group", None),
-            _active_of,
-            _tasks_of,
         )
     except TreeError as error:
         raise InvalidJob(f"job {job.id!r}: {error}") from None
+    return Shape(root)
 
 
 _new = object.__new__

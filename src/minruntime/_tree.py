@@ -20,15 +20,18 @@ here then reduces to sections 7-10:
   without it (docs/decisions/sub-group-validation.md).
 - the shape's **elasticity**: some set needs fewer children than it has.
 
-Every function reads the shape built once per job by :func:`build` (facts keep it).
+Every rule reads the :class:`Shape` a job's facts build once, over :func:`link`'s tree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-__all__ = ["Node", "Shape", "TreeError", "build", "link"]
+if TYPE_CHECKING:
+    from minruntime.jobs import TaskLike
+
+__all__ = ["LeafFacts", "Node", "Shape", "TreeError", "link"]
 
 L = TypeVar("L")
 
@@ -171,38 +174,43 @@ def _need(name: str | None, wanted: int | None, children: int) -> int:
     return wanted
 
 
-class Shape(Generic[L]):
-    """A job's tree, with its nodes in listing order (pre-order) and bottom-up (post-order).
+class LeafFacts(Protocol):
+    """What a shape reads of a leaf's payload (a pod set's facts): its active tasks, in
+    listing order."""
 
-    ``active`` maps a leaf payload to its active tasks (listing order); ``tasks`` to all of its
-    tasks.
+    @property
+    def active(self) -> tuple[TaskLike, ...]: ...
+
+
+F = TypeVar("F", bound=LeafFacts)
+
+
+class Shape(Generic[F]):
+    """A job's tree over its pod sets' facts, with its nodes in listing order (pre-order).
+
+    Attributes:
+        root: the job itself.
+        nodes: every node, the root first, in listing order.
+        pod_sets: the leaves' payloads, in listing order.
+        flat: the job has no sets and needs every pod set (sections 7-10 apply as written).
     """
 
-    __slots__ = ("active", "flat", "nodes", "root", "tasks")
+    __slots__ = ("_split", "flat", "nodes", "pod_sets", "root")
 
-    def __init__(
-        self,
-        root: Node[L],
-        active: Callable[[L], Sequence[object]],
-        tasks: Callable[[L], Sequence[object]],
-    ) -> None:
+    def __init__(self, root: Node[F]) -> None:
         self.root = root
-        self.active = active
-        self.tasks = tasks
-        order: list[Node[L]] = []
+        order: list[Node[F]] = []
         stack = [root]
         while stack:
             node = stack.pop()
             order.append(node)
             stack.extend(reversed(node.children))
         self.nodes = order
+        self.pod_sets = tuple(node.leaf for node in order if node.leaf is not None)
         self.flat = all(child.leaf is not None for child in root.children) and root.need == len(
             root.children
         )
-
-    def leaves(self) -> list[Node[L]]:
-        """The leaves in listing order."""
-        return [node for node in self.nodes if node.leaf is not None]
+        self._split: tuple[list[TaskLike], list[Node[F]], list[TaskLike]] | None = None
 
     # -- satisfaction ---------------------------------------------------------------------------
 
@@ -211,7 +219,7 @@ class Shape(Generic[L]):
         result: dict[int, bool] = {}
         for node in reversed(self.nodes):
             if node.leaf is not None:
-                left = len(self.active(node.leaf))
+                left = len(node.leaf.active)
                 if evicted:
                     left -= evicted.get(node.name or "", 0)
                 result[id(node)] = left >= node.need
@@ -220,26 +228,28 @@ class Shape(Generic[L]):
                 result[id(node)] = count >= node.need
         return result
 
-    def satisfied_children(self, node: Node[L], satisfied: dict[int, bool]) -> int:
-        """How many of ``node``'s children are satisfied."""
-        return sum(satisfied[id(child)] for child in node.children)
-
     def elastic_sets(self) -> bool:
         """Some set (the job itself included) needs fewer children than it has."""
         return any(node.leaf is None and node.need < len(node.children) for node in self.nodes)
 
     # -- the core ---------------------------------------------------------------------------
 
-    def split(self) -> tuple[list[object], list[Node[L]], list[object]]:
+    def split(self) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]]:
         """The core tasks, the optional nodes (whole, listing order) and the surplus tasks (the
-        active tasks of core leaves beyond their ``min_available``), each in listing order."""
-        core: list[object] = []
-        optional: list[Node[L]] = []
-        surplus: list[object] = []
+        active tasks of core leaves beyond their ``min_available``), each in listing order.
+        Computed once per shape (a job's facts keep their shape for the session)."""
+        if self._split is None:
+            self._split = self._core()
+        return self._split
 
-        def keep(leaf: Node[L]) -> None:  # a core leaf: its first min_available active tasks
+    def _core(self) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]]:
+        core: list[TaskLike] = []
+        optional: list[Node[F]] = []
+        surplus: list[TaskLike] = []
+
+        def keep(leaf: Node[F]) -> None:  # a core leaf: its first min_available active tasks
             assert leaf.leaf is not None
-            active = self.active(leaf.leaf)
+            active = leaf.leaf.active
             core.extend(active[: leaf.need])
             surplus.extend(active[leaf.need :])
 
@@ -249,14 +259,13 @@ class Shape(Generic[L]):
             return core, optional, surplus
         satisfied = self.satisfied()
 
-        def walk(node: Node[L]) -> None:
+        def walk(node: Node[F]) -> None:
             if node.leaf is not None:
                 keep(node)
                 return
             kept = node.children
             if satisfied[id(node)]:  # the first min_sub_group satisfied children
-                chosen = [child for child in node.children if satisfied[id(child)]][: node.need]
-                kept = [child for child in node.children if child in chosen]
+                kept = [child for child in node.children if satisfied[id(child)]][: node.need]
             for child in node.children:
                 if child in kept:
                     walk(child)
@@ -266,21 +275,26 @@ class Shape(Generic[L]):
         walk(self.root)
         return core, optional, surplus
 
-    def tasks_below(self, node: Node[L], active: bool = True) -> list[object]:
-        """The (active) tasks of every leaf below ``node``, in listing order."""
-        read = self.active if active else self.tasks
-        found: list[object] = []
+    def tasks_below(self, node: Node[F]) -> list[TaskLike]:
+        """The active tasks of every leaf below ``node``, in listing order."""
+        found: list[TaskLike] = []
         stack = [node]
         while stack:
             current = stack.pop()
             if current.leaf is not None:
-                found.extend(read(current.leaf))
+                found.extend(current.leaf.active)
             stack.extend(reversed(current.children))
         return found
 
+    def outside_core(self) -> bool:
+        """Some active task is outside the core (an optional sub-group's, or above a core
+        leaf's minimum)."""
+        _, optional, surplus = self.split()
+        return bool(surplus) or any(self.tasks_below(node) for node in optional)
+
     # -- validation -------------------------------------------------------------------------
 
-    def breaks(self, evicted: dict[str, int]) -> list[tuple[Node[L], Node[L], int]]:
+    def breaks(self, evicted: dict[str, int]) -> list[tuple[Node[F], Node[F], int]]:
         """What evicting ``evicted`` tasks per leaf breaks: for each lost leaf (one that loses
         tasks and ends below its ``min_available``) with no ancestor satisfied after the
         eviction, ``(leaf, the set to blame, its satisfied children after)``. The set to blame
@@ -289,7 +303,7 @@ class Shape(Generic[L]):
         """
         before = self.satisfied()
         after = self.satisfied(evicted)
-        found: list[tuple[Node[L], Node[L], int]] = []
+        found: list[tuple[Node[F], Node[F], int]] = []
         for leaf in self.nodes:
             if leaf.leaf is None or not evicted.get(leaf.name or "") or after[id(leaf)]:
                 continue
@@ -301,16 +315,6 @@ class Shape(Generic[L]):
                 above = above.parent
             if above is None:  # no set above it can do without it, the job included
                 assert blamed is not None
-                found.append((leaf, blamed, self.satisfied_children(blamed, after)))
+                kept = sum(after[id(child)] for child in blamed.children)
+                found.append((leaf, blamed, kept))
         return found
-
-
-def build(
-    leaves: Sequence[tuple[object, object, object, L]],
-    sets: Iterable[tuple[object, object, object]],
-    root_need: object,
-    active: Callable[[L], Sequence[object]],
-    tasks: Callable[[L], Sequence[object]],
-) -> Shape[L]:
-    """Link and wrap: the :class:`Shape` of a job (see :func:`link` for its errors)."""
-    return Shape(link(leaves, sets, root_need), active, tasks)
