@@ -14,7 +14,7 @@ may pass its own objects instead: anything with the attributes of :class:`JobLik
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from datetime import datetime
 from operator import attrgetter
 from typing import Any, Final, Protocol
@@ -289,13 +289,6 @@ def count_active(tasks: Iterable[TaskLike]) -> int:
         return sum(TaskStatus.parse(task.status).is_active for task in tasks)
 
 
-def _optional_name(instance: object, field: attrs.Attribute[Any], value: object) -> None:
-    if value is not None and (not isinstance(value, str) or not value):
-        raise InvalidJob(
-            f"{where(instance, field)}: expected a non-empty name or None, got {value!r:.60}"
-        )
-
-
 @attrs.frozen
 class PodSet:
     """A pod set (a leaf sub-group) of a job: a name, ``min_available`` and its tasks, and the
@@ -328,9 +321,15 @@ class PodSet:
         object.__setattr__(self, "_active", count_active(self.tasks))
 
 
-def _name(instance: object, field: attrs.Attribute[Any], value: object) -> None:
-    if not isinstance(value, str) or not value:
-        raise InvalidJob(f"{where(instance, field)}: expected a non-empty name, got {value!r:.60}")
+def _a_name(*, optional: bool) -> Callable[[object, attrs.Attribute[Any], object], None]:
+    """A validator: a non-empty name (or ``None`` too when ``optional``)."""
+    expected = "a non-empty name" + (" or None" if optional else "")
+
+    def check(instance: object, field: attrs.Attribute[Any], value: object) -> None:
+        if not (optional and value is None) and (not isinstance(value, str) or not value):
+            raise InvalidJob(f"{where(instance, field)}: expected {expected}, got {value!r:.60}")
+
+    return check
 
 
 @attrs.frozen
@@ -356,8 +355,8 @@ class SubGroup:
     ['decode']
     """
 
-    name: str = attrs.field(validator=_name)
-    parent: str | None = attrs.field(default=None, validator=_optional_name)
+    name: str = attrs.field(validator=_a_name(optional=False))
+    parent: str | None = attrs.field(default=None, validator=_a_name(optional=True))
     min_sub_group: int | None = attrs.field(
         default=None, validator=non_negative_int(InvalidJob, optional=True)
     )
