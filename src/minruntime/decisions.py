@@ -249,11 +249,12 @@ class Decision:
     def __bool__(self) -> bool:
         return self.allowed
 
-    def _optional(self) -> str:
+    def _optional(self, verb: str) -> str:
+        """The clause naming the optional sub-groups (``verb``: what they do), or nothing."""
         if not self.optional_sub_groups:
             return ""
         names = ", ".join(map(repr, self.optional_sub_groups))
-        return f"; its optional sub-groups {names} may go whole"
+        return f"; its optional sub-groups {names} {verb}"
 
     def __str__(self) -> str:
         subject = f"{self.action} of {self.victim!r} by {self.preemptor!r}"
@@ -300,23 +301,23 @@ class Decision:
                 f"protected until {_when(self.protected_until)}"
             )
         elif reason is Reason.DEFERRED:
-            optional = self._optional()
-            if self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE and self.sub_group_tree:
+            optional = self._optional("may go whole")
+            semi = self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE
+            by = mr if self.protected_by in _BY_MIN_RUNTIME else str(self.protected_by)
+            if semi and self.sub_group_tree:
                 why = (
                     "semi-preemptible: its core (the sub-groups each set needs, each pod set "
                     f"at min_available) is never evicted{optional or '; nothing else runs'}"
                 )
-            elif self.preemptibility is Preemptibility.SEMI_PREEMPTIBLE:
+            elif semi:
                 why = "semi-preemptible: only tasks above its core may be evicted"
             elif self.sub_group_tree:
-                by = mr if self.protected_by in _BY_MIN_RUNTIME else str(self.protected_by)
                 why = (
                     f"elastic and protected ({by}): it keeps the sub-groups it needs, each pod "
                     f"set at min_available, until {_when(self.protected_until)}"
                     f"{optional or '; only tasks above min_available may be evicted'}"
                 )
             else:
-                by = mr if self.protected_by in _BY_MIN_RUNTIME else str(self.protected_by)
                 why = (
                     f"elastic and protected ({by}, until {_when(self.protected_until)}): "
                     "only tasks above min_available may be evicted"
@@ -325,9 +326,7 @@ class Decision:
             why = f"{mr}: started {_when(self.start_time)}, protection over"
             if self.start_time is None:
                 why = f"{mr}: never started, so not protected"
-            if self.optional_sub_groups:
-                names = ", ".join(map(repr, self.optional_sub_groups))
-                why += f"; its optional sub-groups {names} go first"
+            why += self._optional("go first")
         if self.unsaved_work is not None and self.allowed:
             why += f"; unsaved work {self.unsaved_work:g}"
         notes = "".join(f"; {note}" for note in self.notes)
