@@ -227,6 +227,61 @@ def test_job_facts_are_computed_once_per_job_object() -> None:
     assert s.stats().jobs == 2
 
 
+def test_a_batch_seen_again_in_another_container_reuses_its_facts() -> None:
+    s = session()
+    victims = [job("old"), job("young", start=NOW - timedelta(minutes=1)), job("older")]
+    first = s.eligible_victims(Action.PREEMPT, PREEMPTOR, victims)
+    again = [
+        s.eligible_victims(Action.PREEMPT, PREEMPTOR, tuple(victims)),
+        s.eligible_victims(Action.PREEMPT, PREEMPTOR, list(victims)),
+        s.eligible_victims(Action.PREEMPT, PREEMPTOR, iter(victims)),
+    ]
+    assert [v.id for v in first] == ["old", "older"]
+    assert [[v.id for v in answer] for answer in again] == [["old", "older"]] * 3
+    assert s.stats().jobs == 4  # three victims and the preemptor, each once
+
+
+def test_a_batch_with_the_same_first_job_and_length_is_checked_job_by_job() -> None:
+    s = session()
+    old, young = job("old"), job("young", start=NOW - timedelta(minutes=1))
+    assert [v.id for v in s.eligible_victims(Action.PREEMPT, PREEMPTOR, [old, old])] == [
+        "old",
+        "old",
+    ]
+    # same first job, same length, another second job: not the batch seen before
+    assert [v.id for v in s.eligible_victims(Action.PREEMPT, PREEMPTOR, [old, young])] == ["old"]
+    assert s.stats().jobs == 3
+
+
+def test_known_and_new_jobs_in_one_batch_each_get_one_row() -> None:
+    s = session()
+    known, new = job("known"), job("new", start=NOW - timedelta(minutes=1))
+    s.is_eligible(Action.PREEMPT, PREEMPTOR, known)
+    answer = s.eligible_victims(Action.PREEMPT, PREEMPTOR, [known, new, known, new])
+    assert [v.id for v in answer] == ["known", "known"]
+    assert s.stats().jobs == 3
+
+
+def test_a_batch_that_fails_leaves_no_facts_behind() -> None:
+    @attrs.frozen
+    class Own:
+        id: str
+        queue: str
+        start_time: datetime
+        priority: int = 10
+        preemptibility: str = "preemptible"
+        pod_sets: tuple[PodSet, ...] = (PodSet(tasks=[Task("t")]),)
+
+    s = session()
+    good = Own("good", "a", LONG_AGO)
+    naive = Own("naive", "a", datetime(2026, 1, 1, 11, 0))  # no offset: rejected
+    with pytest.raises(InvalidTimestamp, match="naive"):
+        s.eligible_victims(Action.PREEMPT, PREEMPTOR, [good, naive])
+    assert s.stats().jobs == 1  # the preemptor only: no row for 'good' either
+    assert [v.id for v in s.eligible_victims(Action.PREEMPT, PREEMPTOR, [good])] == ["good"]
+    assert s.stats().jobs == 2
+
+
 def test_a_session_never_caches_protection_across_a_change_of_now() -> None:
     s = session()
     victim = job(start=NOW - timedelta(minutes=5))

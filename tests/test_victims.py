@@ -27,7 +27,7 @@ from minruntime import (
 )
 from minruntime._eligibility import Groups, judge, min_runtime_filter
 from minruntime._evictable import TaskOrder, evictable_tasks, sacrifice_order
-from minruntime._facts import JobFacts
+from minruntime._facts import FactsTable, JobFacts
 from minruntime._protection import NO_SETTINGS, Settings, is_protected, protected_until
 from minruntime._protection import is_protected_ns as protected_ns
 from minruntime._resolution import resolve
@@ -299,7 +299,13 @@ def _judge(
 ) -> Reason:
     queues = {victim.queue} if known else set()
     (reason,) = judge(
-        action, pre, [victim], groups(action, pre, lambda queue: mr, now_ns), queues, now_ns
+        action,
+        pre,
+        victim.table,
+        [victim.row],
+        groups(action, pre, lambda queue: mr, now_ns),
+        queues,
+        now_ns,
     )
     return reason
 
@@ -348,7 +354,8 @@ def test_judge_checks_never_then_semi_then_protection() -> None:
 
 def test_judge_resolves_each_victim_queue_once() -> None:
     pre = JobFacts.of(PREEMPTOR)
-    victims = [JobFacts.of(job(f"v{i}", "b" if i % 2 else "c")) for i in range(6)]
+    table = FactsTable()
+    rows = table.rows([job(f"v{i}", "b" if i % 2 else "c") for i in range(6)])
     asked: list[str] = []
 
     def min_runtime_of(queue: str) -> MinRuntime:
@@ -358,7 +365,8 @@ def test_judge_resolves_each_victim_queue_once() -> None:
     reasons = judge(
         Action.RECLAIM,
         pre,
-        victims,
+        table,
+        rows,
         groups(Action.RECLAIM, pre, min_runtime_of, 10**20),
         {"b", "c"},
         10**20,

@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 from minruntime._delay import is_held
+from minruntime._facts import ELASTIC, SEMI
 from minruntime._protection import free_before_time
 from minruntime._resolution import START_QUEUE, Setting, below_shared, lca_step
 from minruntime._time import EARLIEST
@@ -65,16 +66,24 @@ class VictimIndex(Generic[J]):
     def __init__(self, session: Session, running: Iterable[J]) -> None:
         self._session = session
         jobs = list(running)
-        facts = session._facts_of(jobs)
+        table = session._table
+        rows = table.rows(jobs)
         tree = session.tree
         self._all = jobs
+        queues, barriers, starts, all_flags = (
+            table.queues,
+            table.barriers,
+            table.starts,
+            table.flags,
+        )
         by_queue: dict[str, list[tuple[datetime, int, J]]] = {}
-        for index, (job, fact) in enumerate(zip(jobs, facts, strict=True)):
-            if fact.barrier is not None or fact.queue not in tree:
+        for index, (job, row) in enumerate(zip(jobs, rows, strict=True)):
+            queue = queues[row]
+            if barriers[row] is not None or queue not in tree:
                 continue  # no preemptor could take it: the same answer for every preemptor
-            start = fact.start
-            key = _ALWAYS if fact.elastic or fact.semi or start is None else start
-            by_queue.setdefault(fact.queue, []).append((key, index, job))
+            start = starts[row]
+            key = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
+            by_queue.setdefault(queue, []).append((key, index, job))
         position = tree.preorder()
         groups = [_Group(queue, tree.path(queue), members) for queue, members in by_queue.items()]
         groups.sort(key=lambda group: position[group.queue][0])

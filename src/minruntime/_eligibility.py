@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Final
 
 from minruntime._delay import is_held
-from minruntime._facts import JobFacts
+from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
 from minruntime._protection import Settings, free_before_time, is_protected_ns, protection
 from minruntime._time import EARLIEST
 from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
@@ -68,10 +68,20 @@ class Groups:
 
     ``resolve`` and ``settings`` are the session's (so that its statistics count one lookup per
     victim queue a call reaches); ``shared`` keeps the groups for the session's life, so that a
-    later call for the same preemptor queue builds none of them again.
+    later call for the same preemptor queue builds none of them again; ``made`` keeps one group
+    per (min-runtime, settings), which every victim queue that resolves to them shares.
     """
 
-    __slots__ = ("_action", "_now_ns", "_pre_queue", "_resolve", "_settings", "_shared", "known")
+    __slots__ = (
+        "_action",
+        "_made",
+        "_now_ns",
+        "_pre_queue",
+        "_resolve",
+        "_settings",
+        "_shared",
+        "known",
+    )
 
     def __init__(
         self,
@@ -81,6 +91,7 @@ class Groups:
         preemptor_queue: str,
         now_ns: int,
         shared: dict[str, Group] | None = None,
+        made: dict[tuple[MinRuntime, Settings], Group] | None = None,
     ) -> None:
         self._resolve = resolve
         self._settings = settings
@@ -88,6 +99,7 @@ class Groups:
         self._pre_queue = preemptor_queue
         self._now_ns = now_ns
         self._shared: dict[str, Group] = {} if shared is None else shared
+        self._made: dict[tuple[MinRuntime, Settings], Group] = {} if made is None else made
         self.known: dict[str, Group] = {}
         """The groups this call has reached, by victim queue."""
 
@@ -98,7 +110,10 @@ class Groups:
             mr = self._resolve(action, pre_queue, queue).min_runtime
             group = self._shared.get(queue)
             if group is None:
-                group = Group(mr, self._settings(action, pre_queue, queue), self._now_ns)
+                key = (mr, self._settings(action, pre_queue, queue))
+                group = self._made.get(key)
+                if group is None:
+                    group = self._made[key] = Group(*key, self._now_ns)
                 self._shared[queue] = group
             self.known[queue] = group
         return group
@@ -107,7 +122,8 @@ class Groups:
 def judge(
     action: Action,
     preemptor: JobFacts,
-    victims: Iterable[JobFacts],
+    table: FactsTable,
+    rows: Iterable[int],
     groups: Groups,
     known_queues: object,
     now_ns: int,
@@ -120,7 +136,8 @@ def judge(
     Args:
         action: preempt or reclaim.
         preemptor: the preemptor's facts.
-        victims: the victims' facts.
+        table: the victims' facts.
+        rows: the victims' rows of ``table``.
         groups: the groups of ``action`` and the preemptor's queue.
         known_queues: the queue tree (``in`` says whether a queue is known).
         now_ns: the instant, in nanoseconds.
@@ -130,7 +147,7 @@ def judge(
             retry timer, which needs both).
     """
     if is_held(preemptor.held_until_ns(), now_ns) and not ignore_delay:
-        return [Reason.PREEMPTOR_DELAYED for _ in victims]
+        return [Reason.PREEMPTOR_DELAYED for _ in rows]
     reasons: list[Reason] = []
     append = reasons.append
     made = groups.known.get
@@ -139,41 +156,46 @@ def judge(
     pre_queue = preemptor.queue
     pre_priority = preemptor.priority
     preempt = action is Action.PREEMPT
-    for victim in victims:
-        queue = victim.queue
-        if victim.id == pre_id:
+    ids, queues, priorities = table.ids, table.queues, table.priorities
+    starts, barriers, all_flags = table.starts, table.barriers, table.flags
+    eligible, deferred, protected = Reason.ELIGIBLE, Reason.DEFERRED, Reason.PROTECTED
+    for row in rows:
+        queue = queues[row]
+        if ids[row] == pre_id:
             append(Reason.SAME_JOB)
         elif queue not in known_queues:  # type: ignore[operator]
             append(Reason.UNKNOWN_VICTIM_QUEUE)
         elif preempt and queue != pre_queue:
             append(Reason.DIFFERENT_QUEUE)
-        elif preempt and victim.priority >= pre_priority:
+        elif preempt and priorities[row] >= pre_priority:
             append(Reason.NOT_LOWER_PRIORITY)
         elif not preempt and queue == pre_queue:
             append(Reason.SAME_QUEUE)
-        elif victim.barrier is not None:
-            append(victim.barrier)
+        elif (barrier := barriers[row]) is not None:
+            append(barrier)
         else:
             group = made(queue) or make(queue)
+            flags = all_flags[row]
             if group.never:
                 append(Reason.NEVER)
-            elif victim.semi:  # its core is kept whatever protects it
-                append(Reason.DEFERRED)
+            elif flags & SEMI:  # its core is kept whatever protects it
+                append(deferred)
             elif group.by_victim:
+                victim = table.view(row)
                 kind = protection(
                     group.min_runtime, victim.start_ns, victim.inputs(), group.settings, now_ns
                 ).kind
                 if kind is None:
-                    append(Reason.ELIGIBLE)
+                    append(eligible)
                 else:
                     if influence is not None and kind is not ProtectionKind.MIN_RUNTIME:
                         influence[kind] += 1
-                    append(Reason.DEFERRED if victim.elastic else REASON_OF[kind])
+                    append(deferred if flags & ELASTIC else REASON_OF[kind])
             # the protection rule, evaluated once for the group: free iff start <= threshold
-            elif (start := victim.start) is not None and start > group.threshold:
-                append(Reason.DEFERRED if victim.elastic else Reason.PROTECTED)
+            elif (start := starts[row]) is not None and start > group.threshold:
+                append(deferred if flags & ELASTIC else protected)
             else:
-                append(Reason.ELIGIBLE)
+                append(eligible)
     return reasons
 
 

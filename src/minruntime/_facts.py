@@ -10,8 +10,10 @@ nanoseconds, and its section 16 inputs. A session computes them once per job.
 from __future__ import annotations
 
 import gc
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from datetime import UTC, datetime
+from itertools import islice
+from operator import is_
 from typing import Any, Final
 
 from minruntime._delay import held_until_ns
@@ -37,7 +39,7 @@ from minruntime.preemptibility import (
     legacy_preemptibility,
 )
 
-__all__ = ["JobFacts", "PodSetFacts"]
+__all__ = ["ELASTIC", "EXPLICIT", "SEMI", "SURPLUS", "FactsTable", "JobFacts", "PodSetFacts"]
 
 _NON: Final = Preemptibility.NON_PREEMPTIBLE
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
@@ -83,18 +85,260 @@ def _start(value: object, job: JobLike) -> datetime:
     return from_ns(instant_ns(value, job))
 
 
+class FactsTable:
+    """The derived facts of every job a session has seen, one row per job, kept in columns.
+
+    A session reads the facts of every running job each cycle; kept as one object per job, the
+    100,000 objects of a large cluster would cost more to build, and to walk at each of the
+    collector's passes, than the whole decision they serve. Columns (one list per fact, indexed
+    by row) make a batch a few appends per job and hold nothing the collector must walk per job.
+    The per-victim paths (explain, validation, ranking) read a :class:`JobFacts` view of a row,
+    built on first use.
+
+    The facts are computed once, here, by :meth:`rows` (a whole batch in one loop):
+
+    - ``ids``, ``queues``, ``priorities``: the job's;
+    - ``starts``: its start time as an aware datetime, or ``None``;
+    - ``barriers``: the first fundamental of eligibility that fails on the victim alone,
+      whatever the preemptor (``NON_PREEMPTIBLE``; ``NO_ACTIVE_TASK``; ``NON_PREEMPTIBLE`` for
+      a semi-preemptible job with nothing above its core), else ``None``;
+    - ``flags``: :data:`ELASTIC` (some pod set has ``min_available`` below its number of tasks,
+      or some set of its sub-group tree needs fewer children than it has), :data:`SEMI`,
+      :data:`SURPLUS` (some active task is outside its core), :data:`EXPLICIT` (its
+      preemptibility was given, not derived by the legacy priority rule);
+    - ``preemptibilities``: its effective preemptibility; ``active``: its active tasks;
+    - ``shapes``: the sub-group tree of a job that has one (by row; others have none here).
+
+    ``jobs`` keeps each job alive while its row is known, so that a row found by ``id(job)``
+    is always that job's.
+    """
+
+    __slots__ = (
+        "_index",
+        "_legacy",
+        "_spans",
+        "_threshold",
+        "_views",
+        "active",
+        "barriers",
+        "flags",
+        "ids",
+        "jobs",
+        "preemptibilities",
+        "priorities",
+        "queues",
+        "shapes",
+        "starts",
+    )
+
+    def __init__(self, threshold: int = LEGACY_PRIORITY_THRESHOLD) -> None:
+        self._threshold = threshold
+        legacy = _LEGACY.get(threshold)
+        if legacy is None:
+            legacy = _LEGACY[threshold] = {}
+        self._legacy = legacy
+        self._index: dict[int, int] = {}
+        self._spans: dict[tuple[int, int], int] = {}
+        self._views: dict[int, JobFacts] = {}
+        self.jobs: list[JobLike] = []
+        self.ids: list[Hashable] = []
+        self.queues: list[str] = []
+        self.priorities: list[int] = []
+        self.starts: list[datetime | None] = []
+        self.barriers: list[Reason | None] = []
+        self.flags: list[int] = []
+        self.preemptibilities: list[Preemptibility] = []
+        self.active: list[int] = []
+        self.shapes: dict[int, Shape[PodSetFacts]] = {}
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def row(self, job: JobLike) -> int:
+        """The row of ``job``, its facts computed if they are not known yet."""
+        row = self._index.get(id(job))
+        return self.rows([job])[0] if row is None else row
+
+    def rows(self, jobs: Iterable[JobLike]) -> Sequence[int]:
+        """The row of each of ``jobs``, in order, the facts of those not known yet computed in
+        one loop for the whole batch (the per-job cost is the scheduler's, every cycle).
+
+        A batch seen before (the same jobs in the same order, in any container) is recognised
+        by identity in one pass; a batch of new jobs is indexed in bulk.
+
+        Raises:
+            InvalidPreemptibility: for an explicit preemptibility that is not a valid value.
+            InvalidTimestamp: for a naive or malformed start time.
+            InvalidJob: for a sub-group tree that does not link.
+            ValueError: for a task status that is not a status.
+        """
+        batch = jobs if isinstance(jobs, list | tuple) else list(jobs)
+        count = len(batch)
+        if not count:
+            return ()
+        start = self._spans.get((id(batch[0]), count))
+        if start is not None and all(map(is_, batch, islice(self.jobs, start, start + count))):
+            return range(start, start + count)
+        index = self._index
+        keys = list(map(id, batch))
+        found = list(map(index.get, keys))
+        first = len(self.jobs)
+        if found.count(None) == count:  # new jobs only: indexed in bulk if none is listed twice
+            fresh = dict(zip(keys, range(first, first + count), strict=True))
+            if len(fresh) == count:
+                self._add(batch)
+                index.update(fresh)
+                self._spans[keys[0], count] = first
+                return range(first, first + count)
+        missing: dict[int, JobLike] = {}
+        for job, key, row in zip(batch, keys, found, strict=True):
+            if row is None and key not in missing:
+                missing[key] = job
+        self._add(list(missing.values()))
+        index.update(zip(missing, range(first, first + len(missing)), strict=True))
+        return list(map(index.__getitem__, keys))
+
+    def _add(self, jobs: Sequence[JobLike]) -> None:
+        """Append the facts of ``jobs`` (none of them known), all or none of them."""
+        first = len(self.jobs)
+        # a batch makes a few container objects and no cycle: a collection while a whole
+        # cycle's jobs are read would only walk the scheduler's heap, so the collector waits
+        collecting = gc.isenabled()
+        if collecting:
+            gc.disable()
+        try:
+            self._compute(jobs)
+        except BaseException:
+            for column in self._columns():
+                del column[first:]
+            for row in [row for row in self.shapes if row >= first]:
+                del self.shapes[row]
+            raise
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _columns(self) -> tuple[list[Any], ...]:
+        return (
+            self.jobs,
+            self.ids,
+            self.queues,
+            self.priorities,
+            self.starts,
+            self.barriers,
+            self.flags,
+            self.preemptibilities,
+            self.active,
+        )
+
+    def _compute(self, jobs: Sequence[JobLike]) -> None:
+        """The facts of each of ``jobs``, computed in one loop and appended to the columns."""
+        legacy, threshold = self._legacy, self._threshold
+        semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
+        utc, job_class, shapes = UTC, Job, self.shapes
+        add_job, add_id, add_queue = self.jobs.append, self.ids.append, self.queues.append
+        add_priority, add_start = self.priorities.append, self.starts.append
+        add_barrier, add_flags = self.barriers.append, self.flags.append
+        add_preemptibility, add_active = self.preemptibilities.append, self.active.append
+        row = len(self.jobs)
+        for job in jobs:
+            priority = job.priority
+            explicit = job.preemptibility
+            if explicit is None or explicit == "":
+                preemptibility = legacy.get(priority)
+                if preemptibility is None:
+                    preemptibility = legacy[priority] = legacy_preemptibility(priority, threshold)
+                flags = 0
+            else:
+                preemptibility = (
+                    explicit
+                    if explicit.__class__ is Preemptibility
+                    else Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
+                )
+                flags = EXPLICIT
+            elastic = surplus = False
+            active_count = 0
+            for pod_set in job.pod_sets:
+                tasks = pod_set.tasks
+                # a library PodSet counted its active tasks when it was built
+                active = pod_set._active if pod_set.__class__ is pod_set_class else count(tasks)
+                minimum = pod_set.min_available
+                if minimum < len(tasks):
+                    elastic = True
+                if active > minimum:
+                    surplus = True
+                active_count += active
+            if job.__class__ is job_class:
+                tree = job.sub_groups or job.min_sub_group is not None
+            else:
+                tree = (
+                    bool(getattr(job, "sub_groups", None))
+                    or getattr(job, "min_sub_group", None) is not None
+                    or any(getattr(p, "parent", None) is not None for p in job.pod_sets)
+                )
+            if tree:  # a sub-group tree: its sets may make it elastic, its core is its own
+                shape = shapes[row] = _shape_of(job)
+                elastic = elastic or shape.elastic_sets()
+                surplus = shape.outside_core()
+            if preemptibility is non_value:
+                barrier: Reason | None = _NON_PREEMPTIBLE
+            elif not active_count:
+                barrier = _NO_ACTIVE
+            elif preemptibility is semi_value and not surplus:
+                barrier = _NON_PREEMPTIBLE  # only its core runs: nothing may be taken
+            else:
+                barrier = None
+            if preemptibility is semi_value:
+                flags |= SEMI
+            if elastic:
+                flags |= ELASTIC
+            if surplus:
+                flags |= SURPLUS
+            start = job.start_time
+            if start is not None and not (start.__class__ is datetime and start.tzinfo is utc):
+                start = _start(start, job)
+            add_job(job)
+            add_id(job.id)
+            add_queue(job.queue)
+            add_priority(priority)
+            add_start(start)
+            add_barrier(barrier)
+            add_flags(flags)
+            add_preemptibility(preemptibility)
+            add_active(active_count)
+            row += 1
+
+    def view(self, row: int) -> JobFacts:
+        """The facts of one row as one object (for the per-victim paths), built on first use."""
+        facts = self._views.get(row)
+        if facts is None:
+            facts = self._views[row] = JobFacts(self, row)
+        return facts
+
+    def facts(self, job: JobLike) -> JobFacts:
+        """The facts of ``job`` as one object, computed if they are not known yet."""
+        return self.view(self.row(job))
+
+
+ELASTIC: Final = 1
+"""A flag of :attr:`FactsTable.flags`: the job is elastic (BEHAVIOR.md sections 6 and 18)."""
+SEMI: Final = 2
+"""A flag of :attr:`FactsTable.flags`: the job is semi-preemptible (its core is never evicted)."""
+SURPLUS: Final = 4
+"""A flag of :attr:`FactsTable.flags`: some active task of the job is outside its core."""
+EXPLICIT: Final = 8
+"""A flag of :attr:`FactsTable.flags`: its preemptibility was given, not derived."""
+
+
 class JobFacts:
-    """The derived facts of one job; read-only. Built with direct slot stores (no ``__init__``
-    call), because a session builds one per job; the per-pod-set detail, the start in
-    nanoseconds and the section 16 inputs are computed on first use.
+    """The derived facts of one job, as one read-only object: a view of its row of a
+    :class:`FactsTable` (which computes them), for the paths that ask about one victim.
 
     Attributes:
         job: the job they were computed from.
         id, queue, priority: the job's.
         start: its start time as an aware datetime, or ``None``.
-        barrier: the first fundamental of eligibility that fails on the victim alone, whatever
-            the preemptor (``NON_PREEMPTIBLE``, ``NO_ACTIVE_TASK``, or ``NON_PREEMPTIBLE`` for a
-            semi-preemptible job with nothing above its core), else ``None``.
+        barrier: see :class:`FactsTable`.
         elastic: some pod set has ``min_available`` below its number of tasks (any status), or
             some set of its sub-group tree needs fewer children than it has (section 18).
         semi: it is semi-preemptible (its core is never evicted).
@@ -102,6 +346,7 @@ class JobFacts:
         active_count: active tasks over all pod sets.
         has_surplus: some active task is outside its core (for a job without a sub-group tree:
             some pod set has more active tasks than its ``min_available``).
+        table, row: where its facts are kept.
     """
 
     __slots__ = (
@@ -118,25 +363,31 @@ class JobFacts:
         "preemptibility_source",
         "priority",
         "queue",
+        "row",
         "semi",
         "start",
+        "table",
     )
 
-    job: JobLike
-    id: Hashable
-    queue: str
-    priority: int
-    start: datetime | None
-    barrier: Reason | None
-    elastic: bool
-    semi: bool
-    preemptibility: Preemptibility
-    preemptibility_source: PreemptibilitySource
-    active_count: int
-    has_surplus: bool
-    _shape: Shape[PodSetFacts] | None
-    _inputs: Inputs | None
-    _start_ns: int | None
+    def __init__(self, table: FactsTable, row: int) -> None:
+        self.table = table
+        self.row = row
+        self.job = table.jobs[row]
+        self.id = table.ids[row]
+        self.queue = table.queues[row]
+        self.priority = table.priorities[row]
+        self.start = table.starts[row]
+        self.barrier = table.barriers[row]
+        flags = table.flags[row]
+        self.elastic = bool(flags & ELASTIC)
+        self.semi = bool(flags & SEMI)
+        self.has_surplus = bool(flags & SURPLUS)
+        self.preemptibility = table.preemptibilities[row]
+        self.preemptibility_source = _EXPLICIT if flags & EXPLICIT else _LEGACY_SOURCE
+        self.active_count = table.active[row]
+        self._shape = table.shapes.get(row)
+        self._inputs: Inputs | None = None
+        self._start_ns: int | None = None
 
     def __repr__(self) -> str:
         return (
@@ -146,120 +397,14 @@ class JobFacts:
 
     @classmethod
     def of(cls, job: JobLike, threshold: int = LEGACY_PRIORITY_THRESHOLD) -> JobFacts:
-        """Compute the facts of ``job``; ``threshold`` is the legacy priority threshold.
+        """Compute the facts of ``job`` alone; ``threshold`` is the legacy priority threshold.
 
         Raises:
             InvalidPreemptibility: for an explicit preemptibility that is not a valid value.
             InvalidTimestamp: for a naive or malformed start time.
             ValueError: for a task status that is not a status.
         """
-        return cls.many([job], threshold, {})[0]
-
-    @classmethod
-    def many(
-        cls, jobs: Iterable[JobLike], threshold: int, known: dict[int, JobFacts]
-    ) -> list[JobFacts]:
-        """The facts of each of ``jobs``, in order: from ``known`` (by ``id(job)``) where they
-        are, else computed and added to it. One loop for a whole batch, because a session builds
-        facts for every running job: the per-job cost is the scheduler's, every cycle."""
-        # the objects made here form no cycles: a collection while a whole cycle's jobs are read
-        # would only walk the scheduler's heap, so the collector waits until the loop is done
-        collecting = gc.isenabled()
-        if collecting:
-            gc.disable()
-        try:
-            return cls._many(jobs, threshold, known)
-        finally:
-            if collecting:
-                gc.enable()
-
-    @classmethod
-    def _many(
-        cls, jobs: Iterable[JobLike], threshold: int, known: dict[int, JobFacts]
-    ) -> list[JobFacts]:
-        result: list[JobFacts] = []
-        append = result.append
-        get = known.get
-        legacy = _LEGACY.get(threshold)
-        if legacy is None:
-            legacy = _LEGACY[threshold] = {}
-        semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
-        new, utc, job_class = _new, UTC, Job
-        for job in jobs:
-            key = id(job)
-            facts = get(key)
-            if facts is not None:
-                append(facts)
-                continue
-            priority = job.priority
-            explicit = job.preemptibility
-            if explicit is None or explicit == "":
-                preemptibility = legacy.get(priority)
-                if preemptibility is None:
-                    preemptibility = legacy[priority] = legacy_preemptibility(priority, threshold)
-                source = _LEGACY_SOURCE
-            else:
-                preemptibility = (
-                    explicit
-                    if explicit.__class__ is Preemptibility
-                    else Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
-                )
-                source = _EXPLICIT
-            elastic = surplus = False
-            active_count = 0
-            for pod_set in job.pod_sets:
-                tasks = pod_set.tasks
-                # a library PodSet counted its active tasks when it was built
-                active = pod_set._active if pod_set.__class__ is pod_set_class else count(tasks)
-                minimum = pod_set.min_available
-                if minimum < len(tasks):
-                    elastic = True
-                if active > minimum:
-                    surplus = True
-                active_count += active
-            shape = None
-            if job.__class__ is job_class:
-                tree = job.sub_groups or job.min_sub_group is not None
-            else:
-                tree = (
-                    bool(getattr(job, "sub_groups", None))
-                    or getattr(job, "min_sub_group", None) is not None
-                    or any(getattr(p, "parent", None) is not None for p in job.pod_sets)
-                )
-            if tree:  # a sub-group tree: its sets may make it elastic, its core is its own
-                shape = _shape_of(job)
-                elastic = elastic or shape.elastic_sets()
-                surplus = shape.outside_core()
-            semi = preemptibility is semi_value
-            if preemptibility is non_value:
-                barrier: Reason | None = _NON_PREEMPTIBLE
-            elif not active_count:
-                barrier = _NO_ACTIVE
-            elif semi and not surplus:
-                barrier = _NON_PREEMPTIBLE  # only its core runs: nothing may be taken
-            else:
-                barrier = None
-            start = job.start_time
-            if start is not None and not (start.__class__ is datetime and start.tzinfo is utc):
-                start = _start(start, job)
-            facts = new(cls)
-            facts.job = job
-            facts.id = job.id
-            facts.queue = job.queue
-            facts.priority = priority
-            facts.start = start
-            facts.barrier = barrier
-            facts.elastic = elastic
-            facts.semi = semi
-            facts.preemptibility = preemptibility
-            facts.preemptibility_source = source
-            facts.active_count = active_count
-            facts.has_surplus = surplus
-            facts._shape = shape
-            facts._inputs = facts._start_ns = None
-            known[key] = facts
-            append(facts)
-        return result
+        return FactsTable(threshold).facts(job)
 
     # -- derived, computed on first use ---------------------------------------------------------
 
@@ -358,7 +503,6 @@ def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
     return Shape(root)
 
 
-_new = object.__new__
 _LEGACY_SOURCE: Final = PreemptibilitySource.LEGACY_PRIORITY
 _EXPLICIT: Final = PreemptibilitySource.EXPLICIT
 _NON_PREEMPTIBLE: Final = Reason.NON_PREEMPTIBLE

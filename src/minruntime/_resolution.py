@@ -139,13 +139,25 @@ class Resolver:
     True
     """
 
-    __slots__ = ("_pairs", "_settings", "_walks", "config", "has_protections", "misses", "tree")
+    __slots__ = (
+        "_made",
+        "_names",
+        "_pairs",
+        "_settings",
+        "_walks",
+        "config",
+        "has_protections",
+        "misses",
+        "tree",
+    )
 
     def __init__(self, tree: QueueTree, config: Config) -> None:
         self.tree = tree
         self.config = config
         self._walks: dict[Setting, dict[str, tuple[Any, str | None]]] = {s: {} for s in Setting}
         self._pairs: dict[tuple[Action, str, str], Resolution] = {}
+        self._made: dict[tuple[Any, str | None], Resolution] = {}
+        self._names = tree.names()
         self._settings: dict[tuple[Action, str, str], Settings] = {}
         self.misses = 0
         """How many resolutions were computed rather than remembered."""
@@ -206,14 +218,17 @@ class Resolver:
         if known is not None:
             return known
         self.misses += 1
-        unknown = self.unknown(action, preemptor_queue, victim_queue)
         setting = _MIN_RUNTIME[action]
-        if unknown:
-            result = Resolution(_default(self.config, setting), None, unknown)  # type: ignore[arg-type]
+        names = self._names
+        if victim_queue in names and (action is Action.PREEMPT or preemptor_queue in names):
+            found = self.walk(setting, self.start_queue(action, preemptor_queue, victim_queue))
+            # one value per walk result: the pairs that share a start share it
+            result = self._made.get(found)
+            if result is None:
+                result = self._made[found] = Resolution(*found)
         else:
-            start = self.start_queue(action, preemptor_queue, victim_queue)
-            value, source = self.walk(setting, start)
-            result = Resolution(value, source)
+            unknown = self.unknown(action, preemptor_queue, victim_queue)
+            result = Resolution(_default(self.config, setting), None, unknown)  # type: ignore[arg-type]
         self._pairs[key] = result
         return result
 

@@ -23,7 +23,7 @@ reclaim of 'young' by 'pending': refused: min-runtime 30m from queue 'org': star
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import compress
 from typing import Final, Generic, TypeVar
@@ -34,7 +34,7 @@ from minruntime._cycle import VictimIndex
 from minruntime._delay import is_held
 from minruntime._eligibility import ALLOWED, Group, Groups, judge, min_runtime_filter
 from minruntime._evictable import TaskOrder, evictable_tasks
-from minruntime._facts import JobFacts
+from minruntime._facts import SEMI, FactsTable, JobFacts
 from minruntime._protection import (
     FOREVER_NS,
     NO_INPUTS,
@@ -146,15 +146,16 @@ class Session:
 
     __slots__ = (
         "_counts",
-        "_facts",
         "_group_cache",
         "_influence",
         "_known",
         "_lookups",
+        "_made_groups",
         "_misses",
         "_now",
         "_now_ns",
         "_resolver",
+        "_table",
         "_task_order",
         "_threshold",
         "config",
@@ -178,9 +179,10 @@ class Session:
         self._threshold = legacy_priority_threshold
         self._task_order = task_order
         self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
-        self._facts: dict[int, JobFacts] = {}
+        self._table = FactsTable(legacy_priority_threshold)
         self._known = tree.names()
         self._group_cache: dict[tuple[Action, str], dict[str, Group]] = {}
+        self._made_groups: dict[tuple[MinRuntime, Settings], Group] = {}
         self._counts: Counter[Reason] = Counter()
         self._influence: Counter[ProtectionKind] = Counter()
         self._lookups = 0
@@ -285,13 +287,7 @@ class Session:
     # -- jobs -----------------------------------------------------------------------------------
 
     def _fact(self, job: JobLike) -> JobFacts:
-        facts = self._facts.get(id(job))
-        if facts is None:
-            facts = JobFacts.many([job], self._threshold, self._facts)[0]
-        return facts
-
-    def _facts_of(self, jobs: Iterable[JobLike]) -> list[JobFacts]:
-        return JobFacts.many(jobs, self._threshold, self._facts)
+        return self._table.facts(job)
 
     def core_tasks(self, job: JobLike) -> tuple[TaskLike, ...]:
         """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
@@ -323,7 +319,15 @@ class Session:
         shared = self._group_cache.get(key)
         if shared is None:
             shared = self._group_cache[key] = {}
-        return Groups(self._resolve, self._settings, action, preemptor.queue, self._now_ns, shared)
+        return Groups(
+            self._resolve,
+            self._settings,
+            action,
+            preemptor.queue,
+            self._now_ns,
+            shared,
+            self._made_groups,
+        )
 
     def _settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
         resolver = self._resolver
@@ -335,14 +339,15 @@ class Session:
         self,
         action: Action,
         preemptor: JobFacts,
-        victims: list[JobFacts],
+        rows: Sequence[int],
         *,
         ignore_delay: bool = False,
     ) -> list[Reason]:
         reasons = judge(
             action,
             preemptor,
-            victims,
+            self._table,
+            rows,
             self._groups(action, preemptor),
             self._known,
             self._now_ns,
@@ -353,7 +358,7 @@ class Session:
         return reasons
 
     def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
-        return self._judge(action, preemptor, [victim])[0]
+        return self._judge(action, preemptor, [victim.row])[0]
 
     def _protection(
         self, action: Action, preemptor: JobFacts, victim: JobFacts
@@ -459,7 +464,7 @@ class Session:
         ['v0', 'v1']
         """
         candidates = victims if isinstance(victims, list | tuple) else list(victims)
-        reasons = self._judge(_action(action), self._fact(preemptor), self._facts_of(candidates))
+        reasons = self._judge(_action(action), self._fact(preemptor), self._table.rows(candidates))
         return list(compress(candidates, map(ALLOWED.__contains__, reasons)))
 
     def evictable_tasks(
@@ -500,15 +505,18 @@ class Session:
         """
         act = _action(action)
         pre = self._fact(preemptor)
-        facts = self._facts_of(victims)
+        table = self._table
+        rows = table.rows(victims)
         held = pre.held_until_ns()
         delayed = is_held(held, self._now_ns)
         earliest: int | None = None
-        for victim, reason in zip(
-            facts, self._judge(act, pre, facts, ignore_delay=delayed), strict=True
+        for row, reason in zip(
+            rows, self._judge(act, pre, rows, ignore_delay=delayed), strict=True
         ):
-            if reason in _PROTECTED_REASONS or (reason is Reason.DEFERRED and not victim.semi):
-                until = self._protection(act, pre, victim)[0].until_ns
+            if reason in _PROTECTED_REASONS or (
+                reason is Reason.DEFERRED and not table.flags[row] & SEMI
+            ):
+                until = self._protection(act, pre, table.view(row))[0].until_ns
             elif delayed and reason in ALLOWED:
                 until = self._now_ns  # free already: only the delay holds the preemptor back
             else:
@@ -686,14 +694,16 @@ class Session:
     ) -> tuple[list[Candidate[J]], dict[int, JobFacts]]:
         pre = self._fact(preemptor)
         jobs = list(victims)
-        facts = self._facts_of(jobs)
-        reasons = self._judge(action, pre, facts)
+        table = self._table
+        rows = table.rows(jobs)
+        reasons = self._judge(action, pre, rows)
         order = self._task_order
         now_ns = self._now_ns
         candidates: list[Candidate[J]] = []
         by_index: dict[int, JobFacts] = {}
-        for index, (job, fact, reason) in enumerate(zip(jobs, facts, reasons, strict=True)):
+        for index, (job, row, reason) in enumerate(zip(jobs, rows, reasons, strict=True)):
             if reason in ALLOWED:
+                fact = table.view(row)
                 tasks = evictable_tasks(reason, fact, order)
                 candidates.append(
                     (unsaved_work(fact, tasks, now_ns), fact.priority, index, job, tasks)
@@ -779,7 +789,7 @@ class Session:
             decisions=decisions,
             resolutions=self._lookups,
             cache_hits=self._lookups - self._misses,
-            jobs=len(self._facts),
+            jobs=len(self._table),
             protections={
                 kind.value: n
                 for kind, n in sorted(self._influence.items(), key=lambda kv: kv[0].value)
