@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import attrs
 import pytest
@@ -445,6 +446,49 @@ def test_a_schedulers_own_tree_objects_give_the_library_jobs_answers() -> None:
         "n", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="g")], [OwnSet("g", min_sub_group=0)]
     )
     assert ids(session().evictable_tasks("preempt", PREEMPTOR, nested)) == ["a-0"]
+
+
+class SlottedJob:
+    """A scheduler's own job in the leanest form: slots, and no tree fields at all."""
+
+    __slots__ = ("id", "pod_sets", "preemptibility", "priority", "queue", "start_time")
+
+    def __init__(self, id: str, pod_sets: list[Any]) -> None:
+        self.id, self.queue, self.pod_sets = id, "q", pod_sets
+        self.priority, self.preemptibility, self.start_time = 50, None, 0
+
+
+class SlottedPodSet:
+    __slots__ = ("min_available", "name", "tasks")
+
+    def __init__(self, name: str, min_available: int, tasks: list[Task]) -> None:
+        self.name, self.min_available, self.tasks = name, min_available, tasks
+
+
+class ForwardingJob(SlottedJob):
+    """Slots, but ``__getattr__`` answers the fields it does not store: here, a tree."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> object:
+        if name == "min_sub_group":
+            return 1
+        raise AttributeError(name)
+
+
+def test_the_tree_of_an_own_object_is_found_however_its_class_is_built() -> None:
+    sets = [SlottedPodSet(f"r{i}", 1, [Task(f"r{i}-0")]) for i in range(2)]
+    flat = SlottedJob("flat", sets)
+    assert not JobFacts.of(flat).elastic  # no field that could carry a tree: flat
+    assert session().evictable_tasks("preempt", PREEMPTOR, flat) == ()  # protected, whole
+    # the same pod sets, one of two needed through __getattr__: the second replica may go
+    forwarded = ForwardingJob("tree", sets)
+    assert JobFacts.of(forwarded).elastic
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, forwarded)) == ["r1-0"]
+    # a slotted job with a dataclass pod set that names a parent set: a tree again
+    parented = SlottedJob("p", [OwnPodSet("a", 1, [Task("a-0")], parent="nowhere")])
+    with pytest.raises(InvalidJob, match="job 'p': sub-group 'a': its parent 'nowhere' is not"):
+        session().evictable_tasks("preempt", PREEMPTOR, parented)
 
 
 def test_a_schedulers_own_malformed_tree_is_an_error_naming_the_sub_group() -> None:

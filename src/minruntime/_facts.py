@@ -235,7 +235,7 @@ class FactsTable:
         """The facts of each of ``jobs``, computed in one loop and appended to the columns."""
         legacy, threshold = self._legacy, self._threshold
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
-        utc, job_class, shapes = UTC, Job, self.shapes
+        utc, job_class, shapes, parents = UTC, Job, self.shapes, _PARENTS
         add_job, add_id, add_queue = self.jobs.append, self.ids.append, self.queues.append
         add_priority, add_start = self.priorities.append, self.starts.append
         add_barrier, add_flags = self.barriers.append, self.flags.append
@@ -256,25 +256,34 @@ class FactsTable:
                     else Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
                 )
                 flags = EXPLICIT
-            elastic = surplus = False
+            elastic = surplus = tree = False
             active_count = 0
             for pod_set in job.pod_sets:
                 tasks = pod_set.tasks
-                # a library PodSet counted its active tasks when it was built
-                active = pod_set._active if pod_set.__class__ is pod_set_class else count(tasks)
+                if pod_set.__class__ is pod_set_class:
+                    active = pod_set._active  # a library PodSet counted them when it was built
+                else:  # a scheduler's own: a parent only if its class can carry one
+                    active = count(tasks)
+                    may = parents.get(pod_set.__class__)
+                    if may is None:
+                        may = parents[pod_set.__class__] = _may_carry(pod_set.__class__, _PARENT)
+                    if may and getattr(pod_set, "parent", None) is not None:
+                        tree = True
                 minimum = pod_set.min_available
                 if minimum < len(tasks):
                     elastic = True
                 if active > minimum:
                     surplus = True
                 active_count += active
-            if job.__class__ is job_class:
-                tree = job.sub_groups or job.min_sub_group is not None
-            else:
+            if (
+                job.__class__ is job_class
+            ):  # a library Job's pod sets name a parent only beside sets
+                tree = bool(job.sub_groups) or job.min_sub_group is not None
+            elif _may_carry(job.__class__, _SETS):
                 tree = (
-                    bool(getattr(job, "sub_groups", None))
+                    tree
+                    or bool(getattr(job, "sub_groups", None))
                     or getattr(job, "min_sub_group", None) is not None
-                    or any(getattr(p, "parent", None) is not None for p in job.pod_sets)
                 )
             if tree:  # a sub-group tree: its sets may make it elastic, its core is its own
                 shape = shapes[row] = _shape_of(job)
@@ -469,6 +478,38 @@ class JobFacts:
             given: Any = getattr(self.job, "inputs", None)
             self._inputs = NO_INPUTS if given is None else _read_inputs(self, given)
         return self._inputs
+
+
+_SETS: Final = ("sub_groups", "min_sub_group")
+_PARENT: Final = ("parent",)
+_CARRIES: dict[tuple[type, tuple[str, ...]], bool] = {}
+_PARENTS: dict[type, bool] = {}
+"""pod set class -> whether its instances may carry a ``parent`` (see :func:`_may_carry`)."""
+
+
+def _may_carry(cls: type, names: tuple[str, ...]) -> bool:
+    """Whether an instance of ``cls`` may have an attribute of one of ``names``: false only when
+    no class of its MRO defines one, its instances have no ``__dict__``, and no ``__getattr__``
+    or ``__getattribute__`` makes attributes up. Then asking each instance (a miss raises and
+    catches inside ``getattr``) is saved.
+
+    >>> class Slotted:
+    ...     __slots__ = ("pod_sets",)
+    >>> _may_carry(Slotted, ("sub_groups",)), _may_carry(type("Plain", (), {}), ("sub_groups",))
+    (False, True)
+    """
+    key = (cls, names)
+    known = _CARRIES.get(key)
+    if known is None:
+        known = _CARRIES[key] = (
+            any(hasattr(cls, name) for name in names)
+            or getattr(cls, "__dictoffset__", 1) != 0
+            or any(
+                "__getattr__" in vars(base) or "__getattribute__" in vars(base)
+                for base in cls.__mro__[:-1]
+            )
+        )
+    return known
 
 
 def _shape_of(job: JobLike) -> Shape[PodSetFacts]:

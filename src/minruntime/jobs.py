@@ -16,7 +16,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from datetime import datetime
-from operator import attrgetter
 from typing import Any, Final, Protocol
 
 import attrs
@@ -273,18 +272,19 @@ def _to_tasks(tasks: Iterable[Task]) -> tuple[Task, ...]:
     return tuple(tasks)
 
 
-_STATUS_OF: Final = attrgetter("status")
-_ACTIVE_OF: Final = IS_ACTIVE.__getitem__
-
-
 def count_active(tasks: Iterable[TaskLike]) -> int:
     """How many of ``tasks`` are active (hold resources): the one count every rule uses.
 
     >>> count_active([Task("a"), Task("b", "Pending"), Task("c", "releasing")])
     2
     """
+    active = IS_ACTIVE
     try:
-        return sum(map(_ACTIVE_OF, map(_STATUS_OF, tasks)))
+        count = 0
+        for task in tasks:  # a plain loop: cheaper than map and sum for a job's few tasks
+            if active[task.status]:
+                count += 1
+        return count
     except KeyError:  # a status spelled in another case, or not a status at all
         return sum(TaskStatus.parse(task.status).is_active for task in tasks)
 

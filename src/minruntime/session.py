@@ -472,9 +472,9 @@ class Session:
     ) -> tuple[TaskLike, ...]:
         """The tasks of ``victim`` that may be evicted, least important first.
 
-        None if the victim is not eligible; all its active tasks if it is eligible and not
-        protected; per pod set the active tasks above ``min_available`` if it is protected and
-        elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md section 18), the
+        Nothing (an empty tuple) if the victim is not eligible; all its active tasks if it is
+        eligible and not protected; per pod set the active tasks above ``min_available`` if it
+        is protected and elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md section 18), the
         sub-groups outside its core come first, whole, the last listed first.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
