@@ -137,7 +137,7 @@ class Inputs(NamedTuple):
 NO_INPUTS: Final = Inputs()
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, cache_hash=True)
 class Settings:
     """The section 16 settings that apply to one victim, for one action and preemptor.
 
