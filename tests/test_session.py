@@ -13,6 +13,7 @@ from minruntime import (
     Config,
     InvalidTimestamp,
     Job,
+    JobLike,
     MinRuntime,
     MinRuntimeError,
     PodSet,
@@ -22,6 +23,7 @@ from minruntime import (
     Resolution,
     Session,
     SessionStats,
+    SubGroup,
     Task,
 )
 
@@ -274,10 +276,19 @@ def test_a_batch_that_fails_leaves_no_facts_behind() -> None:
 
     s = session()
     good = Own("good", "a", LONG_AGO)
+    tree = Job(
+        "tree",
+        "a",
+        start_time=LONG_AGO,
+        pod_sets=[PodSet(f"r{i}", tasks=[Task(f"r{i}-0")], parent="g") for i in range(2)],
+        sub_groups=[SubGroup("g", min_sub_group=1)],
+    )
     naive = Own("naive", "a", datetime(2026, 1, 1, 11, 0))  # no offset: rejected
+    batch: list[JobLike] = [good, tree, naive]
     with pytest.raises(InvalidTimestamp, match="naive"):
-        s.eligible_victims(Action.PREEMPT, PREEMPTOR, [good, naive])
-    assert s.stats().jobs == 1  # the preemptor only: no row for 'good' either
+        s.eligible_victims(Action.PREEMPT, PREEMPTOR, batch)
+    assert s.stats().jobs == 1  # the preemptor only: no row for 'good' or 'tree' either
+    assert s._table.shapes == {}  # nor the tree's shape
     assert [v.id for v in s.eligible_victims(Action.PREEMPT, PREEMPTOR, [good])] == ["good"]
     assert s.stats().jobs == 2
 
