@@ -3,8 +3,9 @@
 What every decision needs to know about a victim and that does not depend on the preemptor or
 on ``now``: its effective preemptibility (explicit, else the legacy priority rule of
 :func:`~minruntime.preemptibility.legacy_preemptibility`), its active tasks, whether it is
-elastic (BEHAVIOR.md section 6) and whether anything of it could go at all, its start time in
-nanoseconds, and its section 16 inputs. A session computes them once per job.
+elastic (BEHAVIOR.md sections 6 and 18) and whether anything of it could go at all, its start
+time, and its section 16 inputs. A session computes them once per job, for a whole batch in one
+loop, and keeps them in a :class:`FactsTable` (columns); :class:`JobFacts` is one job's view.
 """
 
 from __future__ import annotations
