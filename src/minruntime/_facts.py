@@ -181,16 +181,16 @@ class FactsTable:
         if start is not None and all(map(is_, batch, islice(self.jobs, start, start + count))):
             return range(start, start + count)
         index = self._index
+        first = len(self.jobs)
+        fresh = dict(zip(map(id, batch), range(first, first + count), strict=True))
+        if len(fresh) == count and index.keys().isdisjoint(fresh):
+            # new jobs only, none listed twice: indexed in bulk
+            self._add(batch)
+            index.update(fresh)
+            self._spans[id(batch[0]), count] = first
+            return range(first, first + count)
         keys = list(map(id, batch))
         found = list(map(index.get, keys))
-        first = len(self.jobs)
-        if found.count(None) == count:  # new jobs only: indexed in bulk if none is listed twice
-            fresh = dict(zip(keys, range(first, first + count), strict=True))
-            if len(fresh) == count:
-                self._add(batch)
-                index.update(fresh)
-                self._spans[keys[0], count] = first
-                return range(first, first + count)
         missing: dict[int, JobLike] = {}
         for job, key, row in zip(batch, keys, found, strict=True):
             if row is None and key not in missing:
@@ -237,7 +237,7 @@ class FactsTable:
         legacy, threshold = self._legacy, self._threshold
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
         utc, job_class, shapes, parents = UTC, Job, self.shapes, _PARENTS
-        add_job, add_id, add_queue = self.jobs.append, self.ids.append, self.queues.append
+        add_id, add_queue = self.ids.append, self.queues.append
         add_priority, add_start = self.priorities.append, self.starts.append
         add_barrier, add_flags = self.barriers.append, self.flags.append
         add_preemptibility, add_active = self.preemptibilities.append, self.active.append
@@ -307,7 +307,6 @@ class FactsTable:
             start = job.start_time
             if start is not None and not (start.__class__ is datetime and start.tzinfo is utc):
                 start = _start(start, job)
-            add_job(job)
             add_id(job.id)
             add_queue(job.queue)
             add_priority(priority)
@@ -317,6 +316,7 @@ class FactsTable:
             add_preemptibility(preemptibility)
             add_active(active_count)
             row += 1
+        self.jobs.extend(jobs)
 
     def view(self, row: int) -> JobFacts:
         """The facts of one row as one object (for the per-victim paths), built on first use."""
