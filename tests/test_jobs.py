@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
 
 import attrs
 import pytest
@@ -26,7 +27,13 @@ from minruntime import (
     TaskStatus,
 )
 from minruntime._facts import JobFacts
-from minruntime.jobs import ACTIVE_STATUSES, ALLOCATED_STATUSES, DEFAULT_POD_SET, DEFAULT_PRIORITY
+from minruntime.jobs import (
+    ACTIVE_STATUSES,
+    ALLOCATED_STATUSES,
+    DEFAULT_POD_SET,
+    DEFAULT_PRIORITY,
+    count_active,
+)
 from minruntime.testing import jobs
 
 ALL_STATUS_NAMES = [
@@ -101,6 +108,24 @@ def test_task_status_parse_rejects_an_unknown_status_naming_it(value: object) ->
         TaskStatus.parse(value)
     assert repr(value) in str(caught.value)
     assert "StuckInReleasing" in str(caught.value)
+
+
+@dataclasses.dataclass
+class OwnTask:
+    id: str
+    status: str
+
+
+def test_count_active_reads_each_status_once_in_any_spelling() -> None:
+    # a one-shot iterable of a scheduler's own tasks, one status in another case: all counted
+    tasks = iter([OwnTask("a", "Running"), OwnTask("b", "running"), OwnTask("c", "PENDING")])
+    assert count_active(tasks) == 2
+
+
+def test_count_active_rejects_an_unhashable_status_as_a_status() -> None:
+    unhashable: Any = ["x"]
+    with pytest.raises(ValueError, match=r"invalid task status \['x'\]"):
+        count_active([OwnTask("a", "Running"), OwnTask("b", unhashable)])
 
 
 # -- Task ---------------------------------------------------------------------------------------

@@ -279,14 +279,16 @@ def count_active(tasks: Iterable[TaskLike]) -> int:
     2
     """
     active = IS_ACTIVE
-    try:
-        count = 0
-        for task in tasks:  # a plain loop: cheaper than map and sum for a job's few tasks
-            if active[task.status]:
-                count += 1
-        return count
-    except KeyError:  # a status spelled in another case, or not a status at all
-        return sum(TaskStatus.parse(task.status).is_active for task in tasks)
+    count = 0
+    for task in tasks:  # a plain loop: cheaper than map and sum for a job's few tasks
+        status = task.status
+        try:
+            is_active = active[status]
+        except (KeyError, TypeError):  # a status spelled in another case, or not a status
+            is_active = TaskStatus.parse(status).is_active
+        if is_active:
+            count += 1
+    return count
 
 
 @attrs.frozen
