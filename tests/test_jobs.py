@@ -408,12 +408,12 @@ def test_job_facts_copy_identity_fields_and_start() -> None:
     facts = JobFacts.of(job)
     assert (facts.job, facts.id, facts.queue, facts.priority) == (job, "j", "team", 75)
     assert facts.start_ns == 90 * 10**9
-    assert facts.start_time == datetime(1970, 1, 1, 0, 1, 30, tzinfo=UTC)
+    assert facts.start == datetime(1970, 1, 1, 0, 1, 30, tzinfo=UTC)
 
 
 def test_job_facts_of_a_job_that_never_started() -> None:
     facts = JobFacts.of(Job("j", "q"))
-    assert (facts.start_ns, facts.start_time) == (None, None)
+    assert (facts.start_ns, facts.start) == (None, None)
 
 
 def test_job_facts_start_ns_is_exact_for_a_datetime_with_microseconds() -> None:
@@ -617,7 +617,7 @@ def summary(facts: JobFacts) -> tuple[object, ...]:
         facts.queue,
         facts.priority,
         facts.start_ns,
-        facts.start_time,
+        facts.start,
         facts.preemptibility,
         facts.preemptibility_source,
         facts.elastic,

@@ -236,7 +236,7 @@ class FactsTable:
         """The facts of each of ``jobs``, computed in one loop and appended to the columns."""
         legacy, threshold = self._legacy, self._threshold
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
-        utc, job_class, shapes, parents = UTC, Job, self.shapes, _PARENTS
+        utc, job_class, shapes, parents = UTC, Job, self.shapes, _CARRIES[_PARENT]
         add_id, add_queue = self.ids.append, self.queues.append
         add_priority, add_start = self.priorities.append, self.starts.append
         add_barrier, add_flags = self.barriers.append, self.flags.append
@@ -265,9 +265,9 @@ class FactsTable:
                     active = pod_set._active  # a library PodSet counted them when it was built
                 else:  # a scheduler's own: a parent only if its class can carry one
                     active = count(tasks)
-                    may = parents.get(pod_set.__class__)
+                    may = parents.get(pod_set.__class__)  # the cache of _may_carry, inline
                     if may is None:
-                        may = parents[pod_set.__class__] = _may_carry(pod_set.__class__, _PARENT)
+                        may = _may_carry(pod_set.__class__, _PARENT)
                     if may and getattr(pod_set, "parent", None) is not None:
                         tree = True
                 minimum = pod_set.min_available
@@ -276,9 +276,8 @@ class FactsTable:
                 if active > minimum:
                     surplus = True
                 active_count += active
-            if (
-                job.__class__ is job_class
-            ):  # a library Job's pod sets name a parent only beside sets
+            # a library Job's pod sets name a parent only beside sets, which it validated
+            if job.__class__ is job_class:
                 tree = bool(job.sub_groups) or job.min_sub_group is not None
             elif _may_carry(job.__class__, _SETS):
                 tree = (
@@ -431,11 +430,6 @@ class JobFacts:
         return self._start_ns
 
     @property
-    def start_time(self) -> datetime | None:
-        """The start time as a datetime (the same as ``start``)."""
-        return self.start
-
-    @property
     def shape(self) -> Shape[PodSetFacts]:
         """The job's sub-group tree over its pod sets (for a job without one, the degenerate
         tree: the job needs each of its pod sets)."""
@@ -483,9 +477,8 @@ class JobFacts:
 
 _SETS: Final = ("sub_groups", "min_sub_group")
 _PARENT: Final = ("parent",)
-_CARRIES: dict[tuple[type, tuple[str, ...]], bool] = {}
-_PARENTS: dict[type, bool] = {}
-"""pod set class -> whether its instances may carry a ``parent`` (see :func:`_may_carry`)."""
+_CARRIES: Final[dict[tuple[str, ...], dict[type, bool]]] = {_SETS: {}, _PARENT: {}}
+"""field names -> class -> whether its instances may carry one of them (see :func:`_may_carry`)."""
 
 
 def _may_carry(cls: type, names: tuple[str, ...]) -> bool:
@@ -499,10 +492,10 @@ def _may_carry(cls: type, names: tuple[str, ...]) -> bool:
     >>> _may_carry(Slotted, ("sub_groups",)), _may_carry(type("Plain", (), {}), ("sub_groups",))
     (False, True)
     """
-    key = (cls, names)
-    known = _CARRIES.get(key)
+    cache = _CARRIES.setdefault(names, {})
+    known = cache.get(cls)
     if known is None:
-        known = _CARRIES[key] = (
+        known = cache[cls] = (
             any(hasattr(cls, name) for name in names)
             or getattr(cls, "__dictoffset__", 1) != 0
             or any(

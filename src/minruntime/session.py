@@ -474,8 +474,8 @@ class Session:
 
         Nothing (an empty tuple) if the victim is not eligible; all its active tasks if it is
         eligible and not protected; per pod set the active tasks above ``min_available`` if it
-        is protected and elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md section 18), the
-        sub-groups outside its core come first, whole, the last listed first.
+        is protected and elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md
+        section 18), the sub-groups outside its core come first, whole, the last listed first.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
@@ -629,7 +629,7 @@ class Session:
             min_runtime=resolution.min_runtime,
             source=resolution.source,
             preemptibility=facts.preemptibility,
-            start_time=facts.start_time,
+            start_time=facts.start,
             protected_until=self._until(facts, found, resolution, settings),
             now=self._now,
             notes=tuple(notes),
