@@ -1,9 +1,14 @@
-"""Shared fixtures and the hypothesis profiles (MINRUNTIME_HYPOTHESIS=thorough for more examples)."""
+"""Hypothesis profiles (``MINRUNTIME_HYPOTHESIS=thorough`` for many more examples), and a line in
+the summary for each reason some tests did not run.
+
+The shared fixtures and builders are in :mod:`tests.world`; the data the tests read is in
+``tests/data/`` (see its README).
+"""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -15,15 +20,18 @@ settings.register_profile(
 settings.load_profile(os.environ.get("MINRUNTIME_HYPOTHESIS", "default"))
 
 
-KAI_OBJECTS = Path(__file__).resolve().parents[2] / "shared" / "kai-objects"
+def skip_reason(report: pytest.TestReport) -> str:
+    """The reason a skipped test gave (``pytest.skip(reason)``, a skip mark), without the prefix."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple):
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
 
 
-@pytest.fixture(scope="module")
-def kai_objects() -> Path:
-    """The reference scheduler's CRD schemas and sample objects, beside the repository; the
-    tests that need them skip without them."""
-    if not KAI_OBJECTS.is_dir():
-        pytest.skip(
-            f"the reference objects folder {KAI_OBJECTS} is absent (it sits beside the repo)"
-        )
-    return KAI_OBJECTS
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how many tests did not run and why, one line per reason, even under ``-q``."""
+    reports = terminalreporter.stats.get("skipped", [])
+    reasons = Counter(skip_reason(report) for report in reports)
+    for reason, count in sorted(reasons.items()):
+        noun = "test" if count == 1 else "tests"
+        terminalreporter.write_line(f"not run: {count} {noun}: {reason}", yellow=True)

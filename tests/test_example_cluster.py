@@ -2,7 +2,7 @@
 
 It must be what ``examples/make_example_cluster.py`` writes, hold objects of the real shapes
 (validated against the reference scheduler's CRD schemas and default PriorityClasses in
-``/work/shared/kai-objects``), and demonstrate what the generator's comment says it does.
+``tests/data/``), and demonstrate what the generator's comment says it does.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import copy
 import importlib.resources
 import json
 import runpy
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from tests.world import CRD_FILES, crd, data_documents, pruned_fields
 
 from minruntime import Action, Config, MinRuntime, QueueTree
 from minruntime._protection import is_protected
@@ -37,16 +38,8 @@ JSON = dict[str, Any]
 REPO = Path(__file__).resolve().parents[1]
 GENERATOR = REPO / "examples" / "make_example_cluster.py"
 SNAPSHOT = REPO / "src" / "minruntime" / "data" / "example-cluster.json"
-KAI_OBJECTS = Path(__file__).resolve().parents[2] / "shared" / "kai-objects"
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
-
-CRD_FILES = {
-    "Queue": "scheduling.run.ai_queues.yaml",
-    "PodGroup": "scheduling.run.ai_podgroups.yaml",
-    "SchedulingShard": "kai.scheduler_schedulingshards.yaml",
-}
-PRIORITY_CLASS_FILES = ["train.yaml", "build-preemptible.yaml", "build.yaml", "inference.yaml"]
 
 
 def load_snapshot() -> JSON:
@@ -88,12 +81,6 @@ def pods_of(pod_group: str) -> list[JSON]:
         if pod["metadata"]["namespace"] == namespace
         and pod["metadata"]["annotations"]["pod-group-name"] == pod_group
     ]
-
-
-def load_yaml_documents(path: Path) -> list[Any]:
-    """Parse a YAML file, dropping Helm template lines (``{{ ... }}``) first."""
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if "{{" not in line]
-    return [doc for doc in yaml.safe_load_all("\n".join(lines)) if doc is not None]
 
 
 # -- the committed file is the generator's output ------------------------------------------------
@@ -144,54 +131,22 @@ def test_snapshot_is_a_kubectl_list_of_the_expected_kinds() -> None:
 # -- CRD schemas ---------------------------------------------------------------------------------
 
 
-def crd_schema(kai_objects: Path, kind: str) -> tuple[str, str, JSON]:
-    """(served apiVersion, scope, openAPIV3Schema) of the CRD for ``kind``."""
-    (crd,) = load_yaml_documents(kai_objects / CRD_FILES[kind])
-    assert crd["spec"]["names"]["kind"] == kind
-    (version,) = [v for v in crd["spec"]["versions"] if v.get("storage")]
-    api_version = f"{crd['spec']['group']}/{version['name']}"
-    return api_version, crd["spec"]["scope"], version["schema"]["openAPIV3Schema"]
-
-
-def pruned_fields(value: Any, schema: Mapping[str, Any], path: str) -> Iterator[str]:
-    """Paths the API server would drop: fields a structural schema does not declare.
-
-    ``metadata`` is the API server's own and is not described by the CRD.
-    """
-    if isinstance(value, Mapping):
-        properties = schema.get("properties")
-        additional = schema.get("additionalProperties")
-        for key, child in value.items():
-            where = f"{path}.{key}" if path else key
-            if path == "" and key == "metadata":
-                continue
-            if properties is not None and key in properties:
-                yield from pruned_fields(child, properties[key], where)
-            elif isinstance(additional, Mapping):
-                yield from pruned_fields(child, additional, where)
-            elif not schema.get("x-kubernetes-preserve-unknown-fields"):
-                yield where
-    elif isinstance(value, list) and isinstance(schema.get("items"), Mapping):
-        for index, child in enumerate(value):
-            yield from pruned_fields(child, schema["items"], f"{path}[{index}]")
-
-
 CRD_ITEMS = [item for item in ITEMS if item["kind"] in CRD_FILES]
 
 
 @pytest.mark.parametrize("item", CRD_ITEMS, ids=[ref(item) for item in CRD_ITEMS])
-def test_custom_resource_validates_against_its_crd_schema(kai_objects: Path, item: JSON) -> None:
-    api_version, scope, schema = crd_schema(kai_objects, item["kind"])
-    validator = jsonschema.Draft7Validator(schema)
+def test_custom_resource_validates_against_its_crd_schema(item: JSON) -> None:
+    definition = crd(item["kind"])
+    validator = jsonschema.Draft7Validator(definition.schema)
     assert [error.message for error in validator.iter_errors(item)] == []
-    assert list(pruned_fields(item, schema, "")) == []
-    assert item["apiVersion"] == api_version
-    assert ("namespace" in item["metadata"]) == (scope == "Namespaced")
+    assert list(pruned_fields(item, definition.schema)) == []
+    assert item["apiVersion"] == definition.api_version
+    assert ("namespace" in item["metadata"]) == (definition.scope == "Namespaced")
 
 
-def test_crd_validation_is_not_vacuous(kai_objects: Path) -> None:
+def test_crd_validation_is_not_vacuous() -> None:
     """The schema really rejects what the example must avoid: semi-preemptible in spec."""
-    _, _, schema = crd_schema(kai_objects, "PodGroup")
+    schema = crd("PodGroup").schema
     bad = copy.deepcopy(POD_GROUPS["sam-finetune"])
     bad["spec"]["preemptibility"] = "semi-preemptible"
     bad["spec"]["minMember"] = -1
@@ -201,7 +156,7 @@ def test_crd_validation_is_not_vacuous(kai_objects: Path) -> None:
         "-1 is less than the minimum of 0",
     ]
     bad["spec"]["minMembers"] = 2
-    assert list(pruned_fields(bad, schema, "")) == ["spec.minMembers"]
+    assert list(pruned_fields(bad, schema)) == ["spec.minMembers"]
 
 
 def test_example_holds_a_queue_and_a_pod_group_for_the_crd_checks() -> None:
@@ -211,11 +166,8 @@ def test_example_holds_a_queue_and_a_pod_group_for_the_crd_checks() -> None:
 # -- priority classes and the scheduler config ---------------------------------------------------
 
 
-def test_priority_classes_are_the_reference_defaults(kai_objects: Path) -> None:
-    reference = [
-        doc for name in PRIORITY_CLASS_FILES for doc in load_yaml_documents(kai_objects / name)
-    ]
-    assert of_kind("PriorityClass") == reference
+def test_priority_classes_are_the_reference_defaults() -> None:
+    assert of_kind("PriorityClass") == data_documents("priority-classes.yaml")
     assert PRIORITIES == {"train": 50, "build-preemptible": 75, "build": 100, "inference": 125}
     assert all("globalDefault" not in pc for pc in of_kind("PriorityClass"))
 

@@ -19,7 +19,7 @@ import attrs
 import jsonschema
 import pytest
 from tests.test_example_cluster import SNAPSHOT as CLUSTER
-from tests.test_example_cluster import crd_schema
+from tests.world import crd
 
 from minruntime.cli import main
 from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
@@ -70,13 +70,11 @@ def test_the_archive_has_the_reference_schedulers_shape() -> None:
 
 
 @pytest.mark.parametrize(("key", "kind"), [("queues", "Queue"), ("podGroups", "PodGroup")])
-def test_its_custom_resources_validate_against_their_crd_schemas(
-    kai_objects: Path, key: str, kind: str
-) -> None:
-    api_version, _, schema = crd_schema(kai_objects, kind)
-    validator = jsonschema.Draft7Validator(schema)
+def test_its_custom_resources_validate_against_their_crd_schemas(key: str, kind: str) -> None:
+    definition = crd(kind)
+    validator = jsonschema.Draft7Validator(definition.schema)
     for obj in document()["rawObjects"][key]:
-        typed = {"apiVersion": api_version, "kind": kind, **obj}
+        typed = {"apiVersion": definition.api_version, "kind": kind, **obj}
         assert [error.message for error in validator.iter_errors(typed)] == []
 
 

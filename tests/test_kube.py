@@ -2,8 +2,8 @@
 
 Fixtures are plain dicts in the shape ``kubectl get -o json`` prints (apiVersion, kind, metadata,
 spec, status). The Queue, PodGroup and SchedulingShard fixtures are checked against the reference
-scheduler's CRD schemas, and the sample Queue and PriorityClass files of the reference scheduler
-(``/work/shared/kai-objects``) must read correctly.
+scheduler's CRD schemas, and the sample Queue and PriorityClass objects of ``tests/data/`` must
+read correctly.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import json
 import types
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -21,6 +20,7 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.world import DATA, crd, data_documents
 
 from minruntime import (
     Action,
@@ -56,13 +56,6 @@ from minruntime.starttime import START_TIME_ANNOTATION
 from minruntime.testing import duration_strings
 
 JSON = dict[str, Any]
-
-KAI_OBJECTS = Path(__file__).resolve().parents[2] / "shared" / "kai-objects"
-CRD_FILES = {
-    "Queue": "scheduling.run.ai_queues.yaml",
-    "PodGroup": "scheduling.run.ai_podgroups.yaml",
-    "SchedulingShard": "kai.scheduler_schedulingshards.yaml",
-}
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 STARTED = "2026-11-22T11:50:00Z"
@@ -232,27 +225,6 @@ def read_one(*objects: JSON, **options: Any) -> SnapshotJob:
     return only_job(read_snapshot([TEAM, *objects], **options))
 
 
-def kai_file(name: str) -> Path:
-    """A file of the reference scheduler's objects, beside the repository (skip when absent)."""
-    path = KAI_OBJECTS / name
-    if not path.is_file():
-        pytest.skip(f"{path} is not here: these checks need the project's shared/ folder")
-    return path
-
-
-def crd_schema(kind: str) -> JSON:
-    documents = [d for d in yaml.safe_load_all(kai_file(CRD_FILES[kind]).read_text()) if d]
-    (version,) = [v for v in documents[0]["spec"]["versions"] if v.get("storage")]
-    schema: JSON = version["schema"]["openAPIV3Schema"]
-    return schema
-
-
-def read_template(name: str) -> str:
-    """A Helm template of the reference scheduler without its ``{{ }}`` lines."""
-    lines = kai_file(name).read_text().splitlines()
-    return "\n".join(line for line in lines if not line.lstrip().startswith("{{"))
-
-
 # -- the fixtures are of the real shapes ---------------------------------------------------------
 
 
@@ -274,14 +246,14 @@ def read_template(name: str) -> str:
     ids=["Queue", "PodGroup", "SchedulingShard"],
 )
 def test_fixtures_are_valid_against_the_reference_crd_schemas(obj: JSON) -> None:
-    validator = jsonschema.Draft4Validator(crd_schema(obj["kind"]))
+    validator = jsonschema.Draft4Validator(crd(obj["kind"]).schema)
     assert [error.message for error in validator.iter_errors(obj)] == []
     assert obj["apiVersion"].split("/")[0] in {"scheduling.run.ai", "kai.scheduler"}
 
 
 def test_crd_schema_rejects_a_fixture_of_the_wrong_shape() -> None:
     """The schema check above has teeth: a string minMember is refused."""
-    validator = jsonschema.Draft4Validator(crd_schema("PodGroup"))
+    validator = jsonschema.Draft4Validator(crd("PodGroup").schema)
     errors = [error.message for error in validator.iter_errors(pod_group(minMember="2"))]
     assert errors == ["'2' is not of type 'integer'"]
 
@@ -477,15 +449,14 @@ def test_load_objects_flattening_keeps_every_object_in_order(case: tuple[list[JS
     assert load_objects(text) == items
 
 
-# -- the reference scheduler's sample files ------------------------------------------------------
+# -- the sample objects of tests/data ------------------------------------------------------------
 
 
-def test_sample_default_queues_file_reads_into_a_parent_and_a_child() -> None:
-    text = kai_file("default-queues.yaml").read_text()
-    documents = [d for d in yaml.safe_load_all(text) if d]
+def test_the_default_queues_read_into_a_parent_and_a_child() -> None:
+    text = (DATA / "default-queues.yaml").read_text(encoding="utf-8")
+    documents = data_documents("default-queues.yaml")
     assert load_objects(text, origin="default-queues.yaml") == documents
-    queues = [read_queue(d) for d in documents]
-    assert queues == [
+    assert [read_queue(d) for d in documents] == [
         Queue("default-parent-queue"),
         Queue("default-queue", parent="default-parent-queue"),
     ]
@@ -499,38 +470,48 @@ def test_sample_default_queues_file_reads_into_a_parent_and_a_child() -> None:
     assert tree.warnings == ()
 
 
-def test_sample_limited_queue_file_reads_into_a_parent_and_a_child() -> None:
-    text = kai_file("limited-queue.yaml").read_text()
-    documents = [d for d in yaml.safe_load_all(text) if d]
-    assert [d["metadata"]["name"] for d in documents] == ["default", "test"]
-    assert documents[1]["spec"]["resources"]["gpu"] == {
-        "quota": 1,
-        "limit": 1,
+def test_the_team_queues_read_with_their_min_runtimes() -> None:
+    documents = data_documents("team-queues.yaml")
+    assert documents[2]["spec"]["resources"]["gpu"] == {
+        "quota": 0.5,
+        "limit": 8,
         "overQuotaWeight": 1,
     }
-    assert [read_queue(d) for d in load_objects(text)] == [
-        Queue("default"),
-        Queue("test", parent="default"),
+    assert [read_queue(d) for d in documents] == [
+        Queue("research", preempt_min_runtime="10m", reclaim_min_runtime="1h"),
+        Queue("vision", parent="research", reclaim_min_runtime="never"),
+        Queue("speech", parent="research", preempt_min_runtime="90m"),
     ]
     tree = read_snapshot(documents).tree
-    assert tree.path("test") == ("default", "test")
-    assert tree.depth("test") == 1
-    assert tree.lca("test", "default") == "default"
+    assert tree.path("speech") == ("research", "speech")
+    assert tree.depth("speech") == 1
+    assert tree.lca("speech", "vision") == "research"
 
 
 def test_both_sample_queue_files_read_together_into_two_top_level_trees() -> None:
     text = "\n---\n".join(
-        kai_file(name).read_text() for name in ("default-queues.yaml", "limited-queue.yaml")
+        (DATA / name).read_text(encoding="utf-8")
+        for name in ("default-queues.yaml", "team-queues.yaml")
     )
     tree = read_snapshot(load_objects(text)).tree
-    assert list(tree) == ["default-parent-queue", "default-queue", "default", "test"]
-    assert tree.lca("default-queue", "test") is None
+    assert list(tree) == [
+        "default-parent-queue",
+        "default-queue",
+        "research",
+        "vision",
+        "speech",
+    ]
+    assert tree.lca("default-queue", "vision") is None
 
 
-@pytest.mark.parametrize("name", ["train", "build-preemptible", "build", "inference"])
-def test_default_priority_class_templates_read_to_the_known_values(name: str) -> None:
-    (obj,) = load_objects(read_template(f"{name}.yaml"), origin=f"{name}.yaml")
-    assert read_priority_class(obj) == (name, PRIORITY_CLASSES[name], False)
+def test_the_default_priority_classes_read_to_the_known_values() -> None:
+    objects = load_objects(
+        (DATA / "priority-classes.yaml").read_text(encoding="utf-8"), origin="priority-classes"
+    )
+    assert [read_priority_class(obj) for obj in objects] == [
+        (name, PRIORITY_CLASSES[name], False)
+        for name in ("train", "build-preemptible", "build", "inference")
+    ]
 
 
 # -- Queue ---------------------------------------------------------------------------------------
