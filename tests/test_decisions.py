@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import attrs
 import pytest
 from hypothesis import given
+from tests.world import LONG_AGO, NOW, PREEMPTOR, RECENT, RECLAIMER, job, session
 
+# -- Reason -------------------------------------------------------------------------------------
 from minruntime import (
     FOREVER,
     Action,
@@ -16,60 +17,11 @@ from minruntime import (
     Decision,
     Job,
     MinRuntime,
-    PodSet,
     Preemptibility,
     ProtectionKind,
-    Queue,
-    QueueTree,
     Reason,
-    Session,
-    Task,
 )
 from minruntime.testing import Situation, situations
-
-NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-LONG_AGO = NOW - timedelta(hours=1)  # 2026-01-01T11:00:00Z
-RECENT = NOW - timedelta(minutes=5)  # 2026-01-01T11:55:00Z
-
-TREE = QueueTree(
-    [
-        Queue("org", reclaim_min_runtime="30m"),
-        Queue("a", "org", preempt_min_runtime="10m"),
-        Queue("b", "org"),
-        Queue("vault", "org", preempt_min_runtime="never", reclaim_min_runtime="never"),
-    ]
-)
-
-PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
-RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
-
-
-def session(config: Config | None = None) -> Session:
-    return Session(TREE, Config() if config is None else config, NOW)
-
-
-def job(
-    job_id: str = "v",
-    queue: str = "a",
-    *,
-    priority: int = 10,
-    preemptibility: str | None = "preemptible",
-    start: datetime | None = LONG_AGO,
-    min_available: int = 1,
-    statuses: Sequence[str] = ("Running",),
-) -> Job:
-    tasks = [Task(f"{job_id}-{i}", status) for i, status in enumerate(statuses)]
-    return Job(
-        job_id,
-        queue,
-        priority=priority,
-        preemptibility=preemptibility,
-        start_time=start,
-        pod_sets=[PodSet(min_available=min_available, tasks=tasks)],
-    )
-
-
-# -- Reason -------------------------------------------------------------------------------------
 
 
 def test_only_eligible_and_deferred_allow_an_eviction() -> None:
@@ -251,7 +203,7 @@ def test_explain_same_job() -> None:
 
 def test_explain_unknown_victim_queue() -> None:
     config = Config(default_reclaim_min_runtime="7m")
-    decision = session(config).explain(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
+    decision = session(config=config).explain(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
     assert (decision.reason, decision.allowed) == (Reason.UNKNOWN_VICTIM_QUEUE, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime("7m"), None)
     assert decision.protected_until == LONG_AGO + timedelta(minutes=7)

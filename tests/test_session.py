@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 
 import attrs
 import pytest
+from tests.world import LONG_AGO, NOW, PREEMPTOR, RECLAIMER, TREE, job, session
 
 from minruntime import (
     Action,
@@ -27,18 +28,7 @@ from minruntime import (
     Task,
 )
 
-NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-NOW_POSIX = 1_767_268_800
-LONG_AGO = NOW - timedelta(hours=1)
-
-TREE = QueueTree(
-    [
-        Queue("org", reclaim_min_runtime="30m"),
-        Queue("a", "org", preempt_min_runtime="10m"),
-        Queue("b", "org"),
-        Queue("vault", "org", preempt_min_runtime="never", reclaim_min_runtime="never"),
-    ]
-)
+NOW_POSIX = 1_767_268_800  # NOW
 
 # The design document's tree (BEHAVIOR.md §4).
 DESIGN = QueueTree(
@@ -52,33 +42,6 @@ DESIGN = QueueTree(
         Queue("leaf3", "D"),
     ]
 )
-
-PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
-RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
-
-
-def session(now: datetime = NOW, config: Config | None = None) -> Session:
-    return Session(TREE, Config() if config is None else config, now)
-
-
-def job(
-    job_id: str = "v",
-    queue: str = "a",
-    *,
-    priority: int = 10,
-    start: datetime | None = LONG_AGO,
-    statuses: tuple[str, ...] = ("Running",),
-) -> Job:
-    tasks = [Task(f"{job_id}-{i}", status) for i, status in enumerate(statuses)]
-    return Job(
-        job_id,
-        queue,
-        priority=priority,
-        preemptibility="preemptible",
-        start_time=start,
-        pod_sets=[PodSet(min_available=1, tasks=tasks)],
-    )
-
 
 # -- resolution ---------------------------------------------------------------------------------
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.world import LONG_AGO, NOW, PREEMPTOR, RECENT, RECLAIMER, job, session
 
 from minruntime import (
     FOREVER,
@@ -24,7 +25,6 @@ from minruntime import (
     PodSet,
     Preemptibility,
     ProtectionKind,
-    Queue,
     QueueTree,
     ScenarioResult,
     Session,
@@ -36,47 +36,7 @@ from minruntime._resolution import resolve
 from minruntime._validation import validate_victim
 from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
 
-NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-LONG_AGO = NOW - timedelta(hours=1)
-RECENT = NOW - timedelta(minutes=5)  # inside the preempt MR of 'a' (10m): protected until 12:05
-
-TREE = QueueTree(
-    [
-        Queue("org", reclaim_min_runtime="30m"),
-        Queue("a", "org", preempt_min_runtime="10m"),
-        Queue("b", "org"),
-        Queue("vault", "org", preempt_min_runtime="never", reclaim_min_runtime="never"),
-    ]
-)
-
-PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
-RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
 TEN_MINUTES = MinRuntime("10m")
-
-
-def session(now: datetime = NOW) -> Session:
-    return Session(TREE, Config(), now)
-
-
-def job(
-    job_id: str = "v",
-    queue: str = "a",
-    *,
-    preemptibility: str = "preemptible",
-    start: datetime | int | None = LONG_AGO,
-    min_available: int = 1,
-    statuses: Sequence[str] = ("Running",),
-) -> Job:
-    """A one-pod-set job whose tasks are ``<id>-0``, ``<id>-1``, ... with the given statuses."""
-    tasks = [Task(f"{job_id}-{i}", status) for i, status in enumerate(statuses)]
-    return Job(
-        job_id,
-        queue,
-        priority=10,
-        preemptibility=preemptibility,
-        start_time=start,
-        pod_sets=[PodSet(min_available=min_available, tasks=tasks)],
-    )
 
 
 def evict(victim: JobLike, tasks: Iterable[object]) -> dict[JobLike, Iterable[object]]:

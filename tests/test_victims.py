@@ -2,84 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.world import LONG_AGO, NOW, PREEMPTOR, RECENT, RECLAIMER, ids, job, session
 
 from minruntime import (
     FOREVER,
     Action,
-    Config,
     Job,
     MinRuntime,
     PodSet,
     Preemptibility,
-    Queue,
     QueueTree,
     Reason,
     Resolution,
-    Session,
     Task,
     TaskLike,
 )
 from minruntime._eligibility import Groups, judge, min_runtime_filter
-from minruntime._evictable import TaskOrder, evictable_tasks, sacrifice_order
+from minruntime._evictable import evictable_tasks, sacrifice_order
 from minruntime._facts import FactsTable, JobFacts
 from minruntime._protection import NO_SETTINGS, Settings, is_protected, protected_until
 from minruntime._protection import is_protected_ns as protected_ns
 from minruntime._resolution import resolve
 from minruntime.testing import Situation, situations
-
-NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-LONG_AGO = NOW - timedelta(hours=1)
-
-# preempt: 'a' 10m, 'b' inherits nothing (default 0s), 'vault' never.
-# reclaim (lca): from 'b' into 'a' steps to 'a' (unset) and walks up to 'org': 30m; 'vault' never.
-TREE = QueueTree(
-    [
-        Queue("org", reclaim_min_runtime="30m"),
-        Queue("a", "org", preempt_min_runtime="10m"),
-        Queue("b", "org"),
-        Queue("vault", "org", preempt_min_runtime="never", reclaim_min_runtime="never"),
-    ]
-)
-
-PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
-RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
-
-
-def session(now: datetime = NOW, *, task_order: TaskOrder | None = None) -> Session:
-    return Session(TREE, Config(), now, task_order=task_order)
-
-
-def job(
-    job_id: str = "v",
-    queue: str = "a",
-    *,
-    priority: int = 10,
-    preemptibility: str | None = "preemptible",
-    start: datetime | int | None = LONG_AGO,
-    min_available: int = 1,
-    statuses: Sequence[str] = ("Running",),
-) -> Job:
-    """A one-pod-set job whose tasks are ``<id>-0``, ``<id>-1``, ... with the given statuses."""
-    tasks = [Task(f"{job_id}-{i}", status) for i, status in enumerate(statuses)]
-    return Job(
-        job_id,
-        queue,
-        priority=priority,
-        preemptibility=preemptibility,
-        start_time=start,
-        pod_sets=[PodSet(min_available=min_available, tasks=tasks)],
-    )
-
-
-def ids(tasks: Sequence[TaskLike]) -> list[object]:
-    return [task.id for task in tasks]
-
 
 # -- eligibility: preempt ---------------------------------------------------------------------
 
@@ -377,7 +327,6 @@ def test_judge_resolves_each_victim_queue_once() -> None:
 
 # -- the min-runtime filter ---------------------------------------------------------------------
 
-RECENT = NOW - timedelta(minutes=5)
 
 FILTER_CASES = [
     pytest.param(job("v", "vault"), False, id="never"),
