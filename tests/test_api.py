@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from tests.shapes import PUBLIC_MODULES
+from tests.world import PUBLIC_MODULES
 
 import minruntime
 

@@ -17,9 +17,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.shapes import config, evolve, queue
-from tests.shapes import config as make_config
-from tests.shapes import job as make_job
 
 from minruntime import (
     Action,
@@ -35,6 +32,7 @@ from minruntime import (
     Preemptibility,
     ProtectionKind,
     ProtectionSettings,
+    Queue,
     QueueTree,
     Task,
     TaskStatus,
@@ -468,14 +466,16 @@ def test_unsaved_work_is_time_since_the_last_save_times_weight(
 
 
 def test_job_inputs_read_from_a_job() -> None:
-    job = make_job(
+    job = Job(
         "j",
         "q",
         start_time=T0,
-        last_checkpoint=T0 + timedelta(minutes=20),
-        checkpoint_interval="30m",
-        evictions=[T0 - timedelta(hours=1), T0 - timedelta(hours=3)],
-        requested_min_runtime="2h",
+        inputs=PublicInputs(
+            last_checkpoint=T0 + timedelta(minutes=20),
+            checkpoint_interval="30m",
+            evictions=[T0 - timedelta(hours=1), T0 - timedelta(hours=3)],
+            requested_min_runtime="2h",
+        ),
     )
     start = JobFacts.of(job).start_ns
     assert start is not None
@@ -490,7 +490,7 @@ def test_job_inputs_read_from_a_job() -> None:
 
 
 def test_job_evictions_are_kept_sorted_as_datetimes() -> None:
-    job = make_job("j", "q", evictions=[7200, 0, 3600])
+    job = Job("j", "q", inputs=PublicInputs(evictions=[7200, 0, 3600]))
     assert job.inputs is not None
     assert job.inputs.evictions == (
         datetime(1970, 1, 1, tzinfo=UTC),
@@ -500,21 +500,26 @@ def test_job_evictions_are_kept_sorted_as_datetimes() -> None:
 
 
 def test_a_job_without_inputs_has_empty_inputs() -> None:
-    assert JobFacts.of(make_job("j", "q", start_time=0)).inputs() == JobInputs()
+    assert JobFacts.of(Job("j", "q", start_time=0)).inputs() == JobInputs()
 
 
 def test_a_checkpoint_before_the_start_time_is_dropped_from_the_inputs() -> None:
-    job = make_job("j", "q", start_time=1000, last_checkpoint=500, checkpoint_interval="30m")
+    job = Job(
+        "j",
+        "q",
+        start_time=1000,
+        inputs=PublicInputs(last_checkpoint=500, checkpoint_interval="30m"),
+    )
     assert JobFacts.of(job).inputs().checkpoint_ns is None
 
 
 def test_a_checkpoint_without_a_start_time_is_kept() -> None:
-    job = make_job("j", "q", last_checkpoint=500)
+    job = Job("j", "q", inputs=PublicInputs(last_checkpoint=500))
     assert JobFacts.of(job).inputs().checkpoint_ns == 500 * S
 
 
 def test_an_eviction_count_is_kept_without_times() -> None:
-    inputs = JobFacts.of(make_job("j", "q", evictions=3)).inputs()
+    inputs = JobFacts.of(Job("j", "q", inputs=PublicInputs(evictions=3))).inputs()
     assert (inputs.eviction_ns, inputs.eviction_count) == (None, 3)
 
 
@@ -570,9 +575,9 @@ def test_a_callers_inputs_of_another_type_are_an_error_naming_the_job() -> None:
 
 
 @pytest.mark.parametrize("value", ["never", -1, "-1", "NEVER"])
-def test_never_is_not_a_valid_request(value: object) -> None:
+def test_never_is_not_a_valid_request(value: str | int) -> None:
     with pytest.raises(InvalidDuration) as caught:
-        make_job("j", "q", requested_min_runtime=value)
+        Job("j", "q", inputs=PublicInputs(requested_min_runtime=value))
     assert repr(value) in str(caught.value)
     assert "JobInputs requested_min_runtime" in str(caught.value)
     assert "never is not allowed" in str(caught.value)
@@ -580,16 +585,16 @@ def test_never_is_not_a_valid_request(value: object) -> None:
 
 
 @pytest.mark.parametrize("value", ["never", -1])
-def test_never_is_not_a_checkpoint_interval(value: object) -> None:
+def test_never_is_not_a_checkpoint_interval(value: str | int) -> None:
     with pytest.raises(InvalidDuration) as caught:
-        make_job("j", "q", checkpoint_interval=value)
+        Job("j", "q", inputs=PublicInputs(checkpoint_interval=value))
     assert repr(value) in str(caught.value)
     assert "JobInputs checkpoint_interval" in str(caught.value)
 
 
 def test_a_zero_checkpoint_interval_is_an_error() -> None:
     with pytest.raises(InvalidDuration) as caught:
-        make_job("j", "q", checkpoint_interval="0s")
+        Job("j", "q", inputs=PublicInputs(checkpoint_interval="0s"))
     assert str(caught.value) == (
         "invalid duration '0s' in JobInputs checkpoint_interval: must be positive "
         "(expected e.g. '30m')"
@@ -599,7 +604,7 @@ def test_a_zero_checkpoint_interval_is_an_error() -> None:
 
 def test_a_bad_checkpoint_interval_names_the_value_and_field() -> None:
     with pytest.raises(InvalidDuration) as caught:
-        make_job("j", "q", checkpoint_interval="30x")
+        Job("j", "q", inputs=PublicInputs(checkpoint_interval="30x"))
     assert "'30x' in JobInputs checkpoint_interval" in str(caught.value)
 
 
@@ -613,19 +618,19 @@ def test_a_bad_checkpoint_interval_names_the_value_and_field() -> None:
 )
 def test_bad_evictions_are_errors_naming_the_value(value: object, message: str) -> None:
     with pytest.raises(ValueError, match="^" + re.escape(message)):
-        make_job("j", "q", evictions=value)
+        Job("j", "q", inputs=PublicInputs(evictions=value))
 
 
 def test_a_naive_eviction_time_is_an_error() -> None:
     with pytest.raises(InvalidTimestamp) as caught:
-        make_job("j", "q", evictions=[datetime(2026, 11, 22, 12, 0)])
+        Job("j", "q", inputs=PublicInputs(evictions=[datetime(2026, 11, 22, 12, 0)]))
     assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
     assert caught.value.origin == "JobInputs evictions"
 
 
 def test_a_naive_last_checkpoint_is_an_error() -> None:
     with pytest.raises(InvalidTimestamp) as caught:
-        make_job("j", "q", last_checkpoint=datetime(2026, 11, 22, 12, 0))
+        Job("j", "q", inputs=PublicInputs(last_checkpoint=datetime(2026, 11, 22, 12, 0)))
     assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
 
 
@@ -646,8 +651,10 @@ def test_a_bad_task_weight_is_an_error_naming_the_field_and_value(weight: object
 
 def test_job_repr_shows_the_inputs_as_one_value() -> None:
     tree = ", sub_groups=(), min_sub_group=None)"
-    assert repr(make_job("j", "q")).endswith(f"inputs=None{tree}")
-    assert repr(make_job("j", "q", evictions=2, requested_min_runtime="1h")).endswith(
+    assert repr(Job("j", "q")).endswith(f"inputs=None{tree}")
+    assert repr(
+        Job("j", "q", inputs=PublicInputs(evictions=2, requested_min_runtime="1h"))
+    ).endswith(
         "inputs=JobInputs(checkpoint_interval=None, last_checkpoint=None, "
         "checkpoint_restore=None, evictions=2, requested_min_runtime=MinRuntime('1h'), "
         f"preemption_delay=None, created=None, last_eviction=None){tree}"
@@ -658,13 +665,15 @@ def test_job_repr_shows_the_inputs_as_one_value() -> None:
 
 
 def test_queue_settings_are_parsed_and_shown_as_one_value() -> None:
-    value = queue(
+    value = Queue(
         "q",
-        preempt_checkpoint_grace="5m",
-        reclaim_checkpoint_grace=600,
-        max_evictions=3,
-        eviction_window="never",
-        max_job_min_runtime=-1,
+        protections=ProtectionSettings(
+            preempt_checkpoint_grace="5m",
+            reclaim_checkpoint_grace=600,
+            max_evictions=3,
+            eviction_window="never",
+            max_job_min_runtime=-1,
+        ),
     )
     settings = value.protections
     assert settings.preempt_checkpoint_grace == MinRuntime("5m")
@@ -679,13 +688,15 @@ def test_queue_settings_are_parsed_and_shown_as_one_value() -> None:
         "reclaim_checkpoint_grace=MinRuntime('10m'), max_evictions=3, "
         "eviction_window=MinRuntime('never'), max_job_min_runtime=MinRuntime('never')))"
     )
-    assert not queue("plain", reclaim_min_runtime="1h").protections
+    assert not Queue("plain", reclaim_min_runtime="1h").protections
 
 
 def test_a_zero_setting_is_still_a_set_setting() -> None:
-    assert queue("q", max_job_min_runtime=0).protections
-    assert QueueTree([queue("a"), queue("b", max_job_min_runtime=0)]).has_protections
-    assert not QueueTree([queue("a"), queue("b", "a", reclaim_min_runtime="1h")]).has_protections
+    assert Queue("q", protections=ProtectionSettings(max_job_min_runtime=0)).protections
+    assert QueueTree(
+        [Queue("a"), Queue("b", protections=ProtectionSettings(max_job_min_runtime=0))]
+    ).has_protections
+    assert not QueueTree([Queue("a"), Queue("b", "a", reclaim_min_runtime="1h")]).has_protections
 
 
 @pytest.mark.parametrize("field", ["preempt_checkpoint_grace", "reclaim_checkpoint_grace"])
@@ -749,17 +760,19 @@ def test_config_defaults_are_off() -> None:
 
 
 def test_config_with_off_values_given_explicitly_has_no_protections() -> None:
-    settings = config(
-        default_preempt_checkpoint_grace=0,
-        default_max_evictions=None,
-        default_eviction_window="never",
-        default_max_job_min_runtime="0s",
+    settings = Config(
+        protections=ProtectionSettings(
+            preempt_checkpoint_grace=0,
+            max_evictions=None,
+            eviction_window="never",
+            max_job_min_runtime="0s",
+        )
     )
     assert not settings.has_protections
 
 
 def test_config_with_a_setting_has_protections_and_shows_it() -> None:
-    settings = config(default_max_evictions=3, default_eviction_window="1d")
+    settings = Config(protections=ProtectionSettings(max_evictions=3, eviction_window="1d"))
     assert settings.has_protections
     assert repr(settings) == (
         "Config(default_preempt_min_runtime=MinRuntime('0s'), "
@@ -772,7 +785,7 @@ def test_config_with_a_setting_has_protections_and_shows_it() -> None:
 
 def test_a_bad_default_max_evictions_is_an_error() -> None:
     with pytest.raises(InvalidConfiguration) as caught:
-        config(default_max_evictions=-2)
+        Config(protections=ProtectionSettings(max_evictions=-2))
     assert "ProtectionSettings max_evictions: expected an integer >= 0 or None, got -2" in str(
         caught.value
     )
@@ -836,13 +849,33 @@ def test_lenient_plugin_arguments_warn_and_use_the_defaults() -> None:
 # The design document's tree (BEHAVIOR.md §4) with graces where it has reclaim MRs.
 DESIGN = QueueTree(
     [
-        queue("A"),
-        queue("B", "A", reclaim_min_runtime="600s", reclaim_checkpoint_grace="10m"),
-        queue("C", "B"),
-        queue("leaf1", "C", reclaim_min_runtime="0s", reclaim_checkpoint_grace="0s"),
-        queue("leaf2", "C", reclaim_min_runtime="180s", reclaim_checkpoint_grace="3m"),
-        queue("D", "B", reclaim_min_runtime="60s", reclaim_checkpoint_grace="1m"),
-        queue("leaf3", "D"),
+        Queue("A"),
+        Queue(
+            "B",
+            "A",
+            reclaim_min_runtime="600s",
+            protections=ProtectionSettings(reclaim_checkpoint_grace="10m"),
+        ),
+        Queue("C", "B"),
+        Queue(
+            "leaf1",
+            "C",
+            reclaim_min_runtime="0s",
+            protections=ProtectionSettings(reclaim_checkpoint_grace="0s"),
+        ),
+        Queue(
+            "leaf2",
+            "C",
+            reclaim_min_runtime="180s",
+            protections=ProtectionSettings(reclaim_checkpoint_grace="3m"),
+        ),
+        Queue(
+            "D",
+            "B",
+            reclaim_min_runtime="60s",
+            protections=ProtectionSettings(reclaim_checkpoint_grace="1m"),
+        ),
+        Queue("leaf3", "D"),
     ]
 )
 
@@ -880,14 +913,14 @@ def test_reclaim_grace_resolves_from_the_victims_queue_with_method_queue(
 def test_reclaim_grace_across_top_level_trees_uses_only_the_victims_top_level_queue() -> None:
     tree = QueueTree(
         [
-            queue("top1", reclaim_checkpoint_grace="7m"),
-            queue("mid", "top1", reclaim_checkpoint_grace="2m"),
-            queue("leaf", "mid"),
-            queue("top2"),
-            queue("other", "top2"),
+            Queue("top1", protections=ProtectionSettings(reclaim_checkpoint_grace="7m")),
+            Queue("mid", "top1", protections=ProtectionSettings(reclaim_checkpoint_grace="2m")),
+            Queue("leaf", "mid"),
+            Queue("top2"),
+            Queue("other", "top2"),
         ]
     )
-    resolver = Resolver(tree, config(default_reclaim_checkpoint_grace="1m"))
+    resolver = Resolver(tree, Config(protections=ProtectionSettings(reclaim_checkpoint_grace="1m")))
     settings = resolver.settings(Action.RECLAIM, "other", "leaf")
     assert (settings.grace, settings.grace_source) == (MinRuntime("7m"), "top1")
     settings = resolver.settings(Action.RECLAIM, "leaf", "other")
@@ -897,13 +930,13 @@ def test_reclaim_grace_across_top_level_trees_uses_only_the_victims_top_level_qu
 def test_preempt_grace_walks_up_from_the_victims_queue_and_zero_stops_the_walk() -> None:
     tree = QueueTree(
         [
-            queue("B", preempt_checkpoint_grace="10m"),
-            queue("C", "B"),
-            queue("leaf1", "C", preempt_checkpoint_grace="0s"),
-            queue("leaf2", "C"),
+            Queue("B", protections=ProtectionSettings(preempt_checkpoint_grace="10m")),
+            Queue("C", "B"),
+            Queue("leaf1", "C", protections=ProtectionSettings(preempt_checkpoint_grace="0s")),
+            Queue("leaf2", "C"),
         ]
     )
-    resolver = Resolver(tree, config(default_preempt_checkpoint_grace="1m"))
+    resolver = Resolver(tree, Config(protections=ProtectionSettings(preempt_checkpoint_grace="1m")))
     assert resolver.settings(Action.PREEMPT, "leaf2", "leaf2").grace == MinRuntime("10m")
     assert resolver.settings(Action.PREEMPT, "leaf2", "leaf2").grace_source == "B"
     leaf1 = resolver.settings(Action.PREEMPT, "leaf1", "leaf1")
@@ -912,7 +945,11 @@ def test_preempt_grace_walks_up_from_the_victims_queue_and_zero_stops_the_walk()
 
 def test_preempt_and_reclaim_graces_are_separate_settings() -> None:
     tree = QueueTree(
-        [queue("org", preempt_checkpoint_grace="5m"), queue("a", "org"), queue("b", "org")]
+        [
+            Queue("org", protections=ProtectionSettings(preempt_checkpoint_grace="5m")),
+            Queue("a", "org"),
+            Queue("b", "org"),
+        ]
     )
     resolver = Resolver(tree, Config())
     assert resolver.settings(Action.PREEMPT, "a", "a").grace == MinRuntime("5m")
@@ -922,13 +959,13 @@ def test_preempt_and_reclaim_graces_are_separate_settings() -> None:
 def test_budget_and_cap_walk_up_from_the_victims_queue_whatever_the_action() -> None:
     tree = QueueTree(
         [
-            queue("org", max_evictions=2, max_job_min_runtime="4h"),
-            queue("team", "org", eviction_window="1h"),
-            queue("leaf", "team", max_evictions=5),
-            queue("other", "org"),
+            Queue("org", protections=ProtectionSettings(max_evictions=2, max_job_min_runtime="4h")),
+            Queue("team", "org", protections=ProtectionSettings(eviction_window="1h")),
+            Queue("leaf", "team", protections=ProtectionSettings(max_evictions=5)),
+            Queue("other", "org"),
         ]
     )
-    resolver = Resolver(tree, config(default_eviction_window="1d"))
+    resolver = Resolver(tree, Config(protections=ProtectionSettings(eviction_window="1d")))
     for action, preemptor in ((Action.RECLAIM, "other"), (Action.PREEMPT, "leaf")):
         settings = resolver.settings(action, preemptor, "leaf")
         assert settings.max_evictions == 5
@@ -941,12 +978,14 @@ def test_budget_and_cap_walk_up_from_the_victims_queue_whatever_the_action() -> 
 
 
 def test_an_unknown_queue_gets_the_node_pool_defaults() -> None:
-    config = make_config(
-        default_reclaim_checkpoint_grace="2m",
-        default_preempt_checkpoint_grace="3m",
-        default_max_evictions=4,
-        default_eviction_window="6h",
-        default_max_job_min_runtime="1h",
+    config = Config(
+        protections=ProtectionSettings(
+            reclaim_checkpoint_grace="2m",
+            preempt_checkpoint_grace="3m",
+            max_evictions=4,
+            eviction_window="6h",
+            max_job_min_runtime="1h",
+        )
     )
     resolver = Resolver(DESIGN, config)
     expected = Extensions(
@@ -956,7 +995,7 @@ def test_an_unknown_queue_gets_the_node_pool_defaults() -> None:
         max_job_min_runtime=MinRuntime("1h"),
     )
     assert resolver.settings(Action.RECLAIM, "leaf1", "gone") == expected
-    assert resolver.settings(Action.PREEMPT, "gone", "gone") == evolve(
+    assert resolver.settings(Action.PREEMPT, "gone", "gone") == attrs.evolve(
         expected, grace=MinRuntime("3m")
     )
     # an unknown preemptor queue: the default grace (as for the MR), the victim's budget

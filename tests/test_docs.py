@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from tests.shapes import PUBLIC_MODULES
+from tests.world import PUBLIC_MODULES
 
 import minruntime
 

@@ -17,8 +17,6 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.shapes import config, evolve, queue
-from tests.shapes import job as make_job
 
 from minruntime import (
     FOREVER,
@@ -28,9 +26,11 @@ from minruntime import (
     Failure,
     FailureKind,
     Job,
+    JobInputs,
     MinRuntime,
     PodSet,
     ProtectionKind,
+    ProtectionSettings,
     Queue,
     QueueTree,
     Reason,
@@ -65,21 +65,25 @@ def stamp(minutes: float) -> str:
 
 TREE = QueueTree(
     [
-        queue(
+        Queue(
             "org",
             preempt_min_runtime="20m",
             reclaim_min_runtime="30m",
-            preempt_checkpoint_grace="5m",
-            reclaim_checkpoint_grace="10m",
-            max_job_min_runtime="2h",
+            protections=ProtectionSettings(
+                preempt_checkpoint_grace="5m",
+                reclaim_checkpoint_grace="10m",
+                max_job_min_runtime="2h",
+            ),
         ),
-        queue("a", "org"),
-        queue("b", "org"),
-        queue("budget", "org", max_evictions=2, eviction_window="1h"),
-        queue("spent", "org", max_evictions=0),
-        queue("nocap", "org", max_job_min_runtime=0),
-        queue("uncapped", "org", max_job_min_runtime="never"),
-        queue("vault", "org", reclaim_min_runtime="never"),
+        Queue("a", "org"),
+        Queue("b", "org"),
+        Queue(
+            "budget", "org", protections=ProtectionSettings(max_evictions=2, eviction_window="1h")
+        ),
+        Queue("spent", "org", protections=ProtectionSettings(max_evictions=0)),
+        Queue("nocap", "org", protections=ProtectionSettings(max_job_min_runtime=0)),
+        Queue("uncapped", "org", protections=ProtectionSettings(max_job_min_runtime="never")),
+        Queue("vault", "org", reclaim_min_runtime="never"),
     ]
 )
 RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
@@ -103,7 +107,7 @@ def victim(
 ) -> Job:
     """A running job: one pod set of running tasks with these weights (not elastic by default)."""
     tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
-    return make_job(
+    return Job(
         name,
         queue,
         priority=priority,
@@ -114,7 +118,7 @@ def victim(
                 min_available=len(tasks) if min_available is None else min_available, tasks=tasks
             )
         ],
-        **inputs,
+        inputs=JobInputs(**inputs) if inputs else None,
     )
 
 
@@ -166,7 +170,10 @@ def test_grace_applies_only_within_now_and_now_plus_grace(minutes: float, reason
 def test_a_checkpoint_the_job_did_not_report_is_not_inferred() -> None:
     # at 80 m the last reported checkpoint is still none: the next one was due at 45 m
     assert explained(80, CHECKPOINTING).reason is Reason.ELIGIBLE
-    reported = evolve(CHECKPOINTING, last_checkpoint=at(45))
+    reported = attrs.evolve(
+        CHECKPOINTING,
+        inputs=attrs.evolve(CHECKPOINTING.inputs or JobInputs(), last_checkpoint=at(45)),
+    )
     decision = explained(80, reported)
     assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(90))
 
@@ -205,7 +212,13 @@ def test_no_grace_without_a_start_time() -> None:
 
 def test_no_grace_where_it_resolves_to_zero() -> None:
     tree = QueueTree(
-        [queue("org", reclaim_min_runtime="30m", max_evictions=5), queue("a", "org"), queue("b")]
+        [
+            Queue(
+                "org", reclaim_min_runtime="30m", protections=ProtectionSettings(max_evictions=5)
+            ),
+            Queue("a", "org"),
+            Queue("b"),
+        ]
     )
     job = victim("ckpt", checkpoint_interval="45m")
     decision = session(44, tree).explain(RECLAIM, Job("rec", "b", priority=100), job)
@@ -231,10 +244,10 @@ def test_a_checkpoint_before_the_start_time_is_ignored() -> None:
 def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
     tree = QueueTree(
         [
-            queue("B", reclaim_checkpoint_grace="10m"),
-            queue("C", "B"),
-            queue("leaf1", "C", reclaim_checkpoint_grace="0s"),
-            queue("leaf2", "C", reclaim_checkpoint_grace="3m"),
+            Queue("B", protections=ProtectionSettings(reclaim_checkpoint_grace="10m")),
+            Queue("C", "B"),
+            Queue("leaf1", "C", protections=ProtectionSettings(reclaim_checkpoint_grace="0s")),
+            Queue("leaf2", "C", protections=ProtectionSettings(reclaim_checkpoint_grace="3m")),
         ]
     )
     job = victim("ckpt", "leaf1", checkpoint_interval="45m")
@@ -246,8 +259,8 @@ def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
 
 
 def test_grace_from_the_node_pool_default() -> None:
-    tree = QueueTree([queue("a"), queue("b")])
-    settings = config(default_reclaim_checkpoint_grace="10m")
+    tree = QueueTree([Queue("a"), Queue("b")])
+    settings = Config(protections=ProtectionSettings(reclaim_checkpoint_grace="10m"))
     job = victim("ckpt", checkpoint_interval="45m")
     decision = session(35, tree, settings).explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
@@ -291,7 +304,7 @@ def test_budget_sentence_and_preempt() -> None:
         "2026-01-01T00:30:00Z; eviction budget 2 per 1h from queue 'budget'; "
         "evicted 2 time(s) in the window"
     )
-    job = evolve(THRASHED, queue="budget")
+    job = attrs.evolve(THRASHED, queue="budget")
     own = Job("pre-b", "budget", priority=100)
     assert session(26).explain(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
 
@@ -322,7 +335,12 @@ def test_a_bare_count_at_the_max_protects_for_good() -> None:
         "unknown"
     )
     assert current.next_expiry(RECLAIM, RECLAIMER, [job]) is None
-    assert explained(0, evolve(job, evictions=1)).reason is Reason.ELIGIBLE
+    assert (
+        explained(
+            0, attrs.evolve(job, inputs=attrs.evolve(job.inputs or JobInputs(), evictions=1))
+        ).reason
+        is Reason.ELIGIBLE
+    )
 
 
 def test_max_evictions_zero_protects_every_job_of_the_queue_for_good() -> None:
@@ -333,7 +351,11 @@ def test_max_evictions_zero_protects_every_job_of_the_queue_for_good() -> None:
 
 def test_the_budget_walks_up_from_the_victims_queue_and_needs_no_grace() -> None:
     tree = QueueTree(
-        [queue("org", max_evictions=1, eviction_window="2h"), queue("a", "org"), queue("b")]
+        [
+            Queue("org", protections=ProtectionSettings(max_evictions=1, eviction_window="2h")),
+            Queue("a", "org"),
+            Queue("b"),
+        ]
     )
     job = victim("evicted", evictions=[at(-30)])
     decision = session(0, tree).explain(RECLAIM, RECLAIMER, job)
@@ -394,7 +416,12 @@ def test_a_request_under_a_never_cap_is_not_clipped() -> None:
 
 
 def test_a_request_with_no_cap_anywhere_is_ignored_with_a_note() -> None:
-    tree = QueueTree([queue("a", reclaim_min_runtime="30m", max_evictions=9), queue("b")])
+    tree = QueueTree(
+        [
+            Queue("a", reclaim_min_runtime="30m", protections=ProtectionSettings(max_evictions=9)),
+            Queue("b"),
+        ]
+    )
     job = victim("patient", requested_min_runtime="3h")
     decision = session(30, tree).explain(RECLAIM, RECLAIMER, job)
     assert decision.reason is Reason.ELIGIBLE
@@ -568,24 +595,31 @@ def test_stats_count_the_new_reasons() -> None:
 
 
 def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
-    job = make_job(
+    job = Job(
         "j",
         "a",
         start_time=at(0),
-        last_checkpoint=at(10),
         pod_sets=[
             PodSet(
                 min_available=1,
                 tasks=[Task("a", weight=8), Task("b", weight=2), Task("c", "Pending", weight=4)],
             )
         ],
+        inputs=JobInputs(last_checkpoint=at(10)),
     )
     current = session(15)
     assert current.unsaved_work(job) == 5 * 60 * 10.0
     assert current.unsaved_work(job, [Task("b", weight=2)]) == 5 * 60 * 2.0
     assert current.unsaved_work(job, []) == 0.0
-    assert current.unsaved_work(evolve(job, start_time=None)) == 0.0
-    assert current.unsaved_work(evolve(job, last_checkpoint=at(-5))) == 15 * 60 * 10.0
+    assert current.unsaved_work(attrs.evolve(job, start_time=None)) == 0.0
+    assert (
+        current.unsaved_work(
+            attrs.evolve(
+                job, inputs=attrs.evolve(job.inputs or JobInputs(), last_checkpoint=at(-5))
+            )
+        )
+        == 15 * 60 * 10.0
+    )
 
 
 @attrs.frozen
@@ -601,7 +635,7 @@ def test_unsaved_work_of_tasks_without_a_weight_counts_each_as_one() -> None:
     assert session(10).unsaved_work(job, [BareTask("x"), BareTask("y")]) == 2 * 600.0
 
 
-RANK_TREE = QueueTree([queue("team", reclaim_min_runtime="1h"), queue("other")])
+RANK_TREE = QueueTree([Queue("team", reclaim_min_runtime="1h"), Queue("other")])
 RANK_RECLAIMER = Job("rec", "other", priority=100)
 
 
@@ -762,12 +796,17 @@ def test_a_snapshot_with_the_annotations_gives_checkpoint_aware_decisions() -> N
 
 # -- laws ----------------------------------------------------------------------------------------
 
-OFF_SETTINGS = {
-    "preempt_checkpoint_grace": 0,
-    "reclaim_checkpoint_grace": 0,
-    "max_job_min_runtime": 0,
-    "eviction_window": "1h",
-}
+
+def with_settings_off(queue: Queue) -> Queue:
+    """The queue with its section 16 settings set to values that change no decision."""
+    protections = attrs.evolve(
+        queue.protections,
+        preempt_checkpoint_grace=0,
+        reclaim_checkpoint_grace=0,
+        max_job_min_runtime=0,
+        eviction_window="1h",
+    )
+    return attrs.evolve(queue, protections=protections)
 
 
 def with_queue(tree: QueueTree, extra: Queue) -> QueueTree:
@@ -777,7 +816,7 @@ def with_queue(tree: QueueTree, extra: Queue) -> QueueTree:
 def without_request_notes(decision: Decision) -> Decision:
     """The decision without what only a checkpoint-aware session adds (and no rule changes)."""
     notes = tuple(note for note in decision.notes if not note.startswith("the job requested"))
-    return evolve(decision, notes=notes, unsaved_work=None)
+    return attrs.evolve(decision, notes=notes, unsaved_work=None)
 
 
 def assert_same_decisions(
@@ -812,18 +851,21 @@ def assert_same_decisions(
 def checkpoint_inputs(draw: st.DrawFn, job: Job) -> Job:
     """The job with random section 16 inputs (some absent)."""
     seconds = st.integers(-4 * 3600, 600)
-    return evolve(
+    return attrs.evolve(
         job,
-        last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
-        checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
-        evictions=draw(
-            st.one_of(
-                st.just(()),
-                st.integers(0, 4),
-                st.lists(seconds.map(lambda s: at(s / 60)), max_size=4),
-            )
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(),
+            last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
+            checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
+            evictions=draw(
+                st.one_of(
+                    st.just(()),
+                    st.integers(0, 4),
+                    st.lists(seconds.map(lambda s: at(s / 60)), max_size=4),
+                )
+            ),
+            requested_min_runtime=draw(st.one_of(st.none(), min_runtimes(allow_never=False))),
         ),
-        requested_min_runtime=draw(st.one_of(st.none(), min_runtimes(allow_never=False))),
     )
 
 
@@ -846,14 +888,16 @@ def test_settings_on_an_unrelated_queue_change_no_decision(
 ) -> None:
     """With no job inputs, section 16 settings on a queue without jobs change nothing."""
     tree, preemptor, victims, now = cycle
-    plain = Session(with_queue(tree, queue("unrelated")), Config(), now)
-    unrelated = queue(
+    plain = Session(with_queue(tree, Queue("unrelated")), Config(), now)
+    unrelated = Queue(
         "unrelated",
-        max_job_min_runtime=0,
-        max_evictions=0,
-        preempt_checkpoint_grace="1h",
-        reclaim_checkpoint_grace="1h",
-        eviction_window="1m",
+        protections=ProtectionSettings(
+            max_job_min_runtime=0,
+            max_evictions=0,
+            preempt_checkpoint_grace="1h",
+            reclaim_checkpoint_grace="1h",
+            eviction_window="1m",
+        ),
     )
     extended = Session(with_queue(tree, unrelated), Config(), now)
     assert extended.tree.has_protections
@@ -868,8 +912,8 @@ def test_settings_that_are_off_change_no_decision_whatever_the_job_inputs(
     """Zero graces, zero caps and no budget (a window alone) are the same as no settings."""
     tree, preemptor, victims, now = cycle
     plain = Session(tree, Config(), now)
-    off_tree = QueueTree([evolve(tree[name], **OFF_SETTINGS) for name in tree])
-    off = Session(off_tree, config(default_eviction_window="1d"), now)
+    off_tree = QueueTree([with_settings_off(tree[name]) for name in tree])
+    off = Session(off_tree, Config(protections=ProtectionSettings(eviction_window="1d")), now)
     assert off.config.has_protections
     assert_same_decisions(plain, off, preemptor, victims, exact=False)
 
@@ -902,13 +946,16 @@ def extended_trees(draw: st.DrawFn) -> QueueTree:
     queues = []
     for name in tree:
         queues.append(
-            evolve(
+            attrs.evolve(
                 tree[name],
-                preempt_checkpoint_grace=draw(durations),
-                reclaim_checkpoint_grace=draw(durations),
-                max_evictions=draw(st.one_of(st.none(), st.none(), st.integers(0, 3))),
-                eviction_window=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
-                max_job_min_runtime=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
+                protections=attrs.evolve(
+                    tree[name].protections,
+                    preempt_checkpoint_grace=draw(durations),
+                    reclaim_checkpoint_grace=draw(durations),
+                    max_evictions=draw(st.one_of(st.none(), st.none(), st.integers(0, 3))),
+                    eviction_window=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
+                    max_job_min_runtime=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
+                ),
             )
         )
     return QueueTree(queues)
@@ -920,9 +967,19 @@ def near_checkpoints(draw: st.DrawFn, job: Job, now: datetime) -> Job:
     interval = draw(st.integers(60, 3 * 3600))
     base = now + timedelta(seconds=draw(st.integers(-1800, 5400)) - interval)
     if draw(st.booleans()):
-        return evolve(job, start_time=base, checkpoint_interval=interval)
+        return attrs.evolve(
+            job,
+            start_time=base,
+            inputs=attrs.evolve(job.inputs or JobInputs(), checkpoint_interval=interval),
+        )
     start = base - timedelta(seconds=draw(st.integers(0, 3 * 3600)))
-    return evolve(job, start_time=start, last_checkpoint=base, checkpoint_interval=interval)
+    return attrs.evolve(
+        job,
+        start_time=start,
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(), last_checkpoint=base, checkpoint_interval=interval
+        ),
+    )
 
 
 @st.composite
@@ -934,11 +991,11 @@ def extended_cycles(
     tree = draw(extended_trees())
     names = tuple(tree)
     now = at(draw(st.integers(-60, 5 * 60)))
-    preemptor = evolve(draw(jobs(queues=names, id="preemptor")), priority=125)
+    preemptor = attrs.evolve(draw(jobs(queues=names, id="preemptor")), priority=125)
     victims = []
     queues = (preemptor.queue, preemptor.queue, *names, "gone")
     for job in draw(st.lists(jobs(queues=queues), max_size=6)):
-        job = evolve(
+        job = attrs.evolve(
             draw(checkpoint_inputs(job)),
             preemptibility=draw(
                 st.sampled_from(["preemptible", "preemptible", "semi-preemptible", None])
@@ -957,17 +1014,19 @@ def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
     settings = st.one_of(st.none(), min_runtimes(allow_never=False, max_seconds=2 * 3600))
     tree = QueueTree(
         [
-            queue(
+            Queue(
                 "team",
                 preempt_min_runtime=draw(settings),
                 reclaim_min_runtime=draw(settings),
-                preempt_checkpoint_grace=draw(settings),
-                reclaim_checkpoint_grace=draw(settings),
-                max_evictions=draw(st.one_of(st.none(), st.integers(0, 3))),
-                eviction_window=draw(settings),
-                max_job_min_runtime=draw(settings),
+                protections=ProtectionSettings(
+                    preempt_checkpoint_grace=draw(settings),
+                    reclaim_checkpoint_grace=draw(settings),
+                    max_evictions=draw(st.one_of(st.none(), st.integers(0, 3))),
+                    eviction_window=draw(settings),
+                    max_job_min_runtime=draw(settings),
+                ),
             ),
-            queue("other"),
+            Queue("other"),
         ]
     )
     now = at(draw(st.integers(-60, 5 * 60)))
@@ -978,13 +1037,12 @@ def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
     for number in range(draw(st.integers(0, 8))):
         job = draw(jobs(queues=("team",), id=f"v{number}", max_pod_sets=2, max_tasks=4))
         pod_sets = [
-            evolve(
-                pod_set,
-                tasks=[evolve(task, weight=draw(weights)) for task in pod_set.tasks],
+            attrs.evolve(
+                pod_set, tasks=[attrs.evolve(task, weight=draw(weights)) for task in pod_set.tasks]
             )
             for pod_set in job.pod_sets
         ]
-        job = evolve(
+        job = attrs.evolve(
             draw(checkpoint_inputs(job)),
             priority=draw(st.sampled_from([10, 50, 50, 99])),
             preemptibility=draw(st.sampled_from(["preemptible", "semi-preemptible"])),
@@ -1031,7 +1089,11 @@ def test_grace_never_holds_a_preemptor_past_now_plus_grace(
 ) -> None:
     """A victim protected by its checkpoint grace is protected until a time in (now, now+grace]."""
     tree, preemptor, victims, now = cycle
-    settings = config(default_preempt_checkpoint_grace="20m", default_reclaim_checkpoint_grace="1h")
+    settings = Config(
+        protections=ProtectionSettings(
+            preempt_checkpoint_grace="20m", reclaim_checkpoint_grace="1h"
+        )
+    )
     current = Session(tree, settings, now)
     resolver = Resolver(tree, settings)
     for job in victims:
@@ -1063,20 +1125,22 @@ def test_a_job_is_never_evicted_beyond_its_budget(
     window = MinRuntime.NEVER if window_s is None else MinRuntime(window_s)
     tree = QueueTree(
         [
-            queue(
+            Queue(
                 "team",
                 reclaim_min_runtime=min_runtime_s,
-                max_evictions=max_evictions,
-                eviction_window=window,
-                reclaim_checkpoint_grace="10m",
+                protections=ProtectionSettings(
+                    max_evictions=max_evictions,
+                    eviction_window=window,
+                    reclaim_checkpoint_grace="10m",
+                ),
             ),
-            queue("other"),
+            Queue("other"),
         ]
     )
     preemptor = Job("rec", "other", priority=100)
     job = victim("thrashed", "team", start=0, checkpoint_interval="25m")
     if count_only:
-        job = evolve(job, evictions=0)
+        job = attrs.evolve(job, inputs=attrs.evolve(job.inputs or JobInputs(), evictions=0))
     history: list[datetime] = []
     now = at(0)
     for step in steps:
@@ -1084,7 +1148,11 @@ def test_a_job_is_never_evicted_beyond_its_budget(
         if current.is_eligible(RECLAIM, preemptor, job):
             history.append(now)
             evictions: tuple[datetime, ...] | int = len(history) if count_only else tuple(history)
-            job = evolve(job, evictions=evictions, start_time=now)
+            job = attrs.evolve(
+                job,
+                start_time=now,
+                inputs=attrs.evolve(job.inputs or JobInputs(), evictions=evictions),
+            )
         else:
             assert current.explain(RECLAIM, preemptor, job).reason in (
                 Reason.PROTECTED,
