@@ -1,4 +1,4 @@
-"""Checkpoint-aware protection as pure rules (BEHAVIOR.md §16): ``minruntime.checkpoints``.
+"""Checkpoint-aware protection as pure rules (docs/spec/beyond-min-runtime.md): the protections of ``minruntime._protection`` and the unsaved work of ``minruntime._ranking``.
 
 Also the places where the section 16 inputs and settings enter the library: ``Job``/``Task``
 fields and ``JobFacts.inputs()``, ``Queue``/``Config`` settings and the plugin arguments,

@@ -1,5 +1,5 @@
-"""Sub-group trees (BEHAVIOR.md section 18): the model, its rules with exact values, the trees
-that must reduce to sections 7-10, and properties over random trees."""
+"""Sub-group trees (docs/spec/sub-group-trees.md, ``minruntime._tree``): the model, its rules with
+exact values, the trees that must reduce to sections 7-10, and properties over random trees."""
 
 from __future__ import annotations
 

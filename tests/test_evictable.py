@@ -1,0 +1,161 @@
+"""Evictable tasks and the sacrifice order (docs/spec/evictable-tasks.md): ``minruntime._evictable``.
+
+Which tasks of a victim may go, in which order: none from an ineligible victim, every active
+task from an eligible unprotected one, only the surplus of a protected elastic or a
+semi-preemptible one; a task-order key sets the sacrifice order.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from hypothesis import given
+from tests.world import LONG_AGO, NOW, PREEMPTOR, RECENT, ids, job, session
+
+from minruntime import Action, Job, PodSet, Reason, Task, TaskLike
+from minruntime._evictable import evictable_tasks, sacrifice_order
+from minruntime._facts import JobFacts
+from minruntime.testing import Situation, situations
+
+
+@pytest.mark.parametrize(
+    "victim",
+    [
+        pytest.param(job(preemptibility="non-preemptible", statuses=("Running",) * 3), id="non"),
+        pytest.param(job(start=RECENT), id="protected-non-elastic"),
+        pytest.param(job("v", "vault", statuses=("Running",) * 3), id="never-elastic"),
+        pytest.param(job(priority=100, statuses=("Running",) * 3), id="not-lower-priority"),
+    ],
+)
+def test_no_task_is_evictable_from_an_ineligible_victim(victim: Job) -> None:
+    assert session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim) == ()
+
+
+def test_every_active_task_is_evictable_from_an_eligible_unprotected_victim() -> None:
+    victim = job(statuses=("Running", "Pending", "Releasing", "Bound", "Succeeded"))
+    tasks = session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)
+    assert ids(tasks) == ["v-3", "v-2", "v-0"]
+
+
+def test_the_evictable_tasks_are_the_jobs_own_task_objects() -> None:
+    victim = job(statuses=("Running", "Running"))
+    tasks = session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)
+    assert tasks == (victim.pod_sets[0].tasks[1], victim.pod_sets[0].tasks[0])
+    assert tasks[0] is victim.pod_sets[0].tasks[1]
+
+
+def two_pod_set_victim(start: datetime | None, preemptibility: str = "preemptible") -> Job:
+    return Job(
+        "v",
+        "a",
+        priority=10,
+        preemptibility=preemptibility,
+        start_time=start,
+        pod_sets=[
+            PodSet("workers", 2, [Task("w0"), Task("w1"), Task("w2"), Task("w3")]),
+            PodSet("ps", 1, [Task("p0", "Pending"), Task("p1")]),
+            PodSet("eval", 0, [Task("e0", "Releasing")]),
+        ],
+    )
+
+
+def test_only_the_surplus_is_evictable_from_a_protected_elastic_victim() -> None:
+    victim = two_pod_set_victim(RECENT)
+    s = session()
+    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.DEFERRED
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["e0", "w3", "w2"]
+
+
+def test_the_whole_active_set_is_evictable_once_the_elastic_victims_protection_ends() -> None:
+    victim = two_pod_set_victim(RECENT)
+    later = session().at(RECENT + timedelta(minutes=10))
+    assert ids(later.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "e0",
+        "p1",
+        "w3",
+        "w2",
+        "w1",
+        "w0",
+    ]
+
+
+def test_a_semi_preemptible_core_is_never_evictable_even_after_min_runtime() -> None:
+    victim = two_pod_set_victim(LONG_AGO, "semi-preemptible")
+    s = session()
+    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["e0", "w3", "w2"]
+
+
+def test_the_semi_preemptible_core_is_the_first_active_tasks_in_listing_order() -> None:
+    victim = job(
+        preemptibility="semi-preemptible",
+        min_available=2,
+        statuses=("Pending", "Running", "Succeeded", "Running", "Running", "Running"),
+    )
+    assert ids(session().evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["v-5", "v-4"]
+
+
+def test_a_protected_elastic_victim_with_min_available_zero_loses_every_active_task() -> None:
+    victim = job(start=RECENT, min_available=0, statuses=("Running", "Pending", "Running"))
+    s = session()
+    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.DEFERRED
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["v-2", "v-0"]
+
+
+def test_a_task_order_key_gives_its_reverse_as_the_sacrifice_order() -> None:
+    importance = {"v-0": 1, "v-1": 0, "v-2": 1, "v-3": 0, "v-4": 2}
+    victim = job(statuses=("Running",) * 5)
+
+    def key(task: TaskLike) -> int:
+        return importance[str(task.id)]
+
+    s = session(task_order=key)
+    # sorted most important first: v-1, v-3 (0), v-0, v-2 (1), v-4 (2); reversed, ties
+    # keep the reverse of the listing order.
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "v-4",
+        "v-2",
+        "v-0",
+        "v-3",
+        "v-1",
+    ]
+    assert ids(s.at(NOW).evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "v-4",
+        "v-2",
+        "v-0",
+        "v-3",
+        "v-1",
+    ]
+
+
+def test_sacrifice_order_without_a_key_reverses_the_listing() -> None:
+    tasks = (Task("a"), Task("b"), Task("c"))
+    assert ids(sacrifice_order(tasks, None)) == ["c", "b", "a"]
+    assert ids(sacrifice_order(tasks, lambda task: 0)) == ["c", "b", "a"]
+
+
+def test_evictable_tasks_function_follows_the_reason() -> None:
+    facts = JobFacts.of(job(min_available=1, statuses=("Running", "Running", "Running")))
+    assert ids(evictable_tasks(Reason.ELIGIBLE, facts)) == ["v-2", "v-1", "v-0"]
+    assert ids(evictable_tasks(Reason.DEFERRED, facts)) == ["v-2", "v-1"]
+    for reason in Reason:
+        if not reason.allowed:
+            assert evictable_tasks(reason, facts) == ()
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+
+@given(situations(trees=True))
+def test_evictable_tasks_are_active_tasks_of_the_victim_each_once(world: Situation) -> None:
+    """Law: evictable tasks are a duplicate-free subset of the victim's active tasks, and none
+    exist unless the victim is eligible."""
+    s = world.session()
+    for victim in world.victims:
+        tasks = s.evictable_tasks(world.action, world.preemptor, victim)
+        active = [task for task in victim.tasks() if task.status.is_active]
+        assert len(set(ids(tasks))) == len(tasks)
+        assert set(ids(tasks)) <= set(ids(active))
+        if not s.is_eligible(world.action, world.preemptor, victim):
+            assert tasks == ()
