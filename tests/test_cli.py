@@ -4,7 +4,7 @@ The golden files in ``tests/golden/`` hold the exact output of ``minruntime expl
 bundled example cluster (``src/minruntime/data/example-cluster.json``, evaluated at
 2026-11-22T12:00:00Z). To regenerate them after a deliberate change of the output::
 
-    MINRUNTIME_UPDATE_GOLDEN=1 pytest tests/test_cli.py --no-cov
+    MINRUNTIME_UPDATE_GOLDEN=1 python -m pytest tests/test_cli.py
 
 The run that regenerates fails on purpose (so that CI never passes by rewriting its own
 expectations); read the diff of ``tests/golden/`` before committing it.

@@ -23,7 +23,7 @@ JSON or YAML, sometimes with hostile text around them (an alias bomb, deep nesti
 Budget: ``MINRUNTIME_FUZZ_EXAMPLES`` examples per property (default 150: a few seconds each).
 A long run (see docs/testing.md)::
 
-    MINRUNTIME_FUZZ_EXAMPLES=250000 python -m pytest tests/test_fuzz.py --no-cov \\
+    MINRUNTIME_FUZZ_EXAMPLES=250000 python -m pytest tests/test_fuzz.py -n 0 \\
         -p no:cacheprovider --hypothesis-seed=1
 """
 
