@@ -1,5 +1,5 @@
-"""Hypothesis profiles (``MINRUNTIME_HYPOTHESIS=thorough`` for many more examples), and a line in
-the summary for each reason some tests did not run.
+"""Hypothesis profiles (``MINRUNTIME_HYPOTHESIS=thorough`` for many more examples; documentation
+examples run few), and a line in the summary for each reason some tests did not run.
 
 The shared fixtures and builders are in :mod:`tests.world`; the data the tests read is in
 ``tests/data/`` (see its README).
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -17,7 +18,20 @@ settings.register_profile("default", max_examples=100, deadline=None)
 settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile(os.environ.get("MINRUNTIME_HYPOTHESIS", "default"))
+settings.register_profile("examples", max_examples=10, deadline=None)
+PROFILE = os.environ.get("MINRUNTIME_HYPOTHESIS", "default")
+settings.load_profile(PROFILE)
+
+
+@pytest.fixture
+def few_examples() -> Iterator[None]:
+    """A documentation example's ``@given`` runs 10 examples: it shows how, the property tests
+    test. The profile is restored after the test."""
+    settings.load_profile("examples")
+    try:
+        yield
+    finally:
+        settings.load_profile(PROFILE)
 
 
 def skip_reason(report: pytest.TestReport) -> str:

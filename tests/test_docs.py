@@ -150,6 +150,7 @@ def toctree_entries(page: Path) -> list[Path]:
 # -- the examples run ------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("few_examples")
 @pytest.mark.parametrize("page", EXAMPLE_PAGES, ids=relative)
 def test_page_examples_run(page: Path) -> None:
     attempted, reports = run_examples(relative(page), str(page), page.read_text(encoding="utf-8"))

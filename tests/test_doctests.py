@@ -16,6 +16,7 @@ MODULES = sorted(
 )
 
 
+@pytest.mark.usefixtures("few_examples")
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name: str) -> None:
     module = importlib.import_module(name)
