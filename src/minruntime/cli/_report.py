@@ -16,6 +16,7 @@ the queues' min-runtimes :meth:`~minruntime.Session.resolve`. The renderers (``_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
@@ -226,13 +227,20 @@ def warnings_of(snapshot: Snapshot) -> tuple[str, ...]:
     return tuple(warnings)
 
 
-_LEFT_OUT: Final = "; ignored"
-"""How the reader's warning about an object it left out ends (until it counts them itself)."""
+_LEFT_OUT: Final = re.compile(
+    r": (an object without a kind|apiVersion .* is not the scheduler's \(.*\)); ignored$"
+)
+"""The reader's warnings about an object it left out whole (until it counts them itself)."""
 
 
 def left_out(snapshot: Snapshot) -> int:
-    """How many objects the reader left out: its warnings that say so."""
-    return sum(1 for warning in snapshot.warnings if warning.endswith(_LEFT_OUT))
+    """How many objects the reader left out: its warnings that say so.
+
+    >>> from minruntime.kube import read_snapshot
+    >>> left_out(read_snapshot([{"metadata": {"name": "stray"}}]))
+    1
+    """
+    return sum(1 for warning in snapshot.warnings if _LEFT_OUT.search(warning))
 
 
 def preemptor_entry(preemptor: SnapshotJob | Job) -> PreemptorEntry:

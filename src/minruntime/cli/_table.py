@@ -91,14 +91,20 @@ def _by_queue(report: Report) -> list[tuple[str, list[JobEntry]]]:
 def _header(report: Report) -> str:
     config = report.config
     left_out = f", {report.left_out} left out" if report.left_out else ""
-    return (
+    lines = [
         f"Snapshot: {escape(_sources_text(report.sources))} ({report.queues} queues, "
-        f"{report.pod_groups} pod groups, {report.running} running{left_out})\n"
-        f"Evaluated at {iso(report.now)}; the times below are UTC\n"
+        f"{report.pod_groups} pod groups, {report.running} running{left_out})",
+        f"Evaluated at {iso(report.now)}; the times below are UTC",
         f"Defaults: preempt min-runtime {config.default_preempt_min_runtime}, reclaim "
         f"min-runtime {config.default_reclaim_min_runtime}, reclaim resolve method "
-        f"{config.reclaim_resolve_method}\n\n"
-    )
+        f"{config.reclaim_resolve_method}",
+    ]
+    return "\n".join(_wrapped(line) for line in lines) + "\n\n"
+
+
+def _wrapped(line: str) -> str:
+    """A long line folded at :data:`WIDTH`, its continuation indented (long words broken)."""
+    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent="  ")) if line else line
 
 
 def _jobs_rows(report: Report) -> tuple[list[list[str]], list[str]]:
@@ -225,8 +231,11 @@ def render_table(
     else:
         kind = "hypothetical job" if pre.hypothetical else "pending job"
         out.write(
-            f"Preemptor: {kind} {cell(str(pre.job.id))} in queue {cell(pre.job.queue)}, "
-            f"priority {pre.job.priority}, {len(pre.pending)} pending pods\n\n"
+            _wrapped(
+                f"Preemptor: {kind} {cell(str(pre.job.id))} in queue {cell(pre.job.queue)}, "
+                f"priority {pre.job.priority}, {len(pre.pending)} pending pods"
+            )
+            + "\n\n"
         )
         out.write("\n".join(table(_verdict_rows(report))) + "\n")
         plan = _plan_lines(report)
