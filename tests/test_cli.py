@@ -1357,3 +1357,14 @@ def test_the_timeline_path_is_checked_before_the_snapshot_is_read(
         2,
         "--timeline: 'missing/windows.svg': the directory 'missing' does not exist",
     )
+
+
+def test_the_timeline_on_the_operators_page_is_what_its_command_writes(tmp_path: Path) -> None:
+    """docs/operators.md embeds docs/_static/timeline-example.svg and shows the command that
+    makes it: the two must not drift apart."""
+    out = tmp_path / "timeline.svg"
+    args = ["--preemptor", FINETUNE, "--timeline", str(out), "--timeline-width", "720"]
+    assert run(["explain", *args]).status == 0
+    documented = Path(__file__).resolve().parent.parent / "docs/_static/timeline-example.svg"
+    assert out.read_text(encoding="utf-8") == documented.read_text(encoding="utf-8")
+    assert timeline(out).get("width") == "720"

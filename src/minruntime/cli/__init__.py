@@ -115,8 +115,8 @@ def _preemptor(args: argparse.Namespace, snapshot: Snapshot) -> SnapshotJob | Jo
     return Job("(hypothetical)", args.preemptor_queue, priority=priority)
 
 
-def _write_timeline(path: str, report: Report) -> None:
-    svg = timeline_svg(report)
+def _write_timeline(path: str, report: Report, width: int) -> None:
+    svg = timeline_svg(report, width)
     if path.lower().endswith((".html", ".htm")):
         svg = html_page(svg, "minruntime: protection windows")
     with open(path, "w", encoding="utf-8") as handle:
@@ -152,7 +152,7 @@ def _explain(
         _strict(snapshot)
     report = build_report(snapshot, now, preemptor=_preemptor(args, snapshot), sources=sources)
     if args.timeline is not None:
-        _write_timeline(args.timeline, report)
+        _write_timeline(args.timeline, report, args.timeline_width)
     if args.output == "json":
         # allow_nan=False: a non-finite number is refused where it is read; this is the guard
         out.write(json.dumps(report_data(report), indent=2, allow_nan=False) + "\n")

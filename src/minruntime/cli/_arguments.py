@@ -76,6 +76,15 @@ def _priority(text: str) -> int:
     return int(text)
 
 
+def _timeline_width(text: str) -> int:
+    """A timeline width on the command line: whole pixels from 640 to 1280."""
+    if not re.fullmatch(r"[0-9]{1,5}", text) or not 640 <= int(text) <= 1280:
+        raise argparse.ArgumentTypeError(
+            f"invalid width {shown(text)} (expected whole pixels from 640 to 1280)"
+        )
+    return int(text)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors raised (so that ``main`` reports them to its own stderr)."""
 
@@ -145,6 +154,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write a picture of the running jobs' protection windows to FILE (SVG; "
         "HTML with the SVG inline when FILE ends in .html)",
+    )
+    explain.add_argument(
+        "--timeline-width",
+        type=_timeline_width,
+        default=1280,
+        metavar="PX",
+        help="the timeline's width in pixels, 640 to 1280 (default 1280; narrower to embed it "
+        "in a page)",
     )
     explain.add_argument(
         "--lenient-config", action="store_true", help="a bad plugin argument is a warning"

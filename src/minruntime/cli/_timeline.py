@@ -32,21 +32,17 @@ from minruntime.cli._format import cell, escape, short
 from minruntime.cli._report import JobEntry, Report
 from minruntime.preemptibility import Preemptibility
 
-__all__ = ["WIDTH", "Row", "html_page", "rows", "timeline_svg"]
+__all__ = ["NARROWEST", "WIDTH", "Layout", "Row", "html_page", "rows", "timeline_svg"]
 
 WIDTH: Final = 1280
-"""The picture's width in pixels."""
-_LABEL_CHARS: Final = 40
-"""The longest job name shown whole (a longer one is cut with ``...``)."""
+"""The picture's width in pixels, unless asked otherwise."""
+NARROWEST: Final = 640
+"""The narrowest picture that still has room for names, an axis and the end times."""
 _FONT: Final = 12
 _CHAR: Final = 7.3
 """The advance of one character of a 12 px monospace font (0.6 em, with a margin)."""
-_LEFT: Final = 10 + math.ceil(_LABEL_CHARS * _CHAR) + 10
-"""Where the time axis starts: the label column (and margins) before it."""
 _RIGHT_COLUMN: Final = 200
-"""The column after the axis that says when each protection ends."""
-PLOT_LEFT: Final = _LEFT
-PLOT_RIGHT: Final = WIDTH - _RIGHT_COLUMN
+"""The column after the axis that says when each protection ends (26 characters)."""
 _TOP: Final = 70
 """The first row's top: above it, the title and the rows of the now and retry labels."""
 _ROW: Final = 22
@@ -58,6 +54,29 @@ _STEPS: Final = tuple(
 _MIN_STEP_PX: Final = 90
 """Ticks are at least this far apart, so that their labels never touch."""
 _COLOURS: Final = {"protected": "#d9822b", "eligible": "#2b6cb0", "refused": "#9aa0a6"}
+
+
+@attrs.frozen
+class Layout:
+    """Where things go in a picture ``width`` pixels wide: the name column takes what the axis
+    (at least 40% of the width) and the end column leave, 40 characters at most.
+
+    >>> Layout.of(1280)
+    Layout(width=1280, label_chars=40, plot_left=312, plot_right=1080)
+    """
+
+    width: int
+    label_chars: int
+    """The longest job name shown whole (a longer one is cut with ``...``)."""
+    plot_left: int
+    plot_right: int
+
+    @classmethod
+    def of(cls, width: int) -> Layout:
+        """The layout of a picture ``width`` pixels wide (``NARROWEST`` at least)."""
+        room = width - _RIGHT_COLUMN - 0.4 * width - 20
+        chars = max(12, min(40, int(room / _CHAR)))
+        return cls(width, chars, 10 + math.ceil(chars * _CHAR) + 10, width - _RIGHT_COLUMN)
 
 
 @attrs.frozen(kw_only=True)
@@ -107,7 +126,9 @@ def rows(report: Report) -> list[Row]:
     )
 
 
-def _window(made: Sequence[Row], report: Report) -> tuple[datetime, datetime, timedelta]:
+def _window(
+    made: Sequence[Row], report: Report, layout: Layout
+) -> tuple[datetime, datetime, timedelta]:
     """The axis: from the earliest start to the latest end (now and the retry time included),
     at most six hours each side of now, widened to whole ticks."""
     now = report.now
@@ -124,7 +145,7 @@ def _window(made: Sequence[Row], report: Report) -> tuple[datetime, datetime, ti
     high = min(max(times), now + reach)
     if high - low < timedelta(minutes=10):
         high = low + timedelta(minutes=10)
-    span_px = PLOT_RIGHT - PLOT_LEFT
+    span_px = layout.plot_right - layout.plot_left
     for step in _STEPS:
         first = _floor(low, step)
         last = _floor(high, step) + (step if _floor(high, step) < high else timedelta(0))
@@ -147,9 +168,9 @@ def _text(x: float, y: float, text: str, *, anchor: str = "start", css: str = ""
     )
 
 
-def _anchored(x: float) -> tuple[float, str]:
+def _anchored(x: float, layout: Layout) -> tuple[float, str]:
     """A label at ``x`` on the axis, turned to stay inside the plot near its edges."""
-    if x > PLOT_RIGHT - 80:
+    if x > layout.plot_right - 80:
         return x - 4, "end"
     return x + 4, "start"
 
@@ -172,15 +193,18 @@ def _ends(row: Row, now: datetime) -> str:
     return f"refused; ended {short(row.until, now)}"
 
 
-def timeline_svg(report: Report) -> str:
-    """The picture as an SVG document (UTF-8 text, no external reference)."""
+def timeline_svg(report: Report, width: int = WIDTH) -> str:
+    """The picture as an SVG document ``width`` pixels wide (UTF-8 text, no external
+    reference)."""
+    layout = Layout.of(width)
+    plot_left, plot_right = layout.plot_left, layout.plot_right
     made = rows(report)
-    first, last, step = _window(made, report)
+    first, last, step = _window(made, report, layout)
     span = (last - first).total_seconds()
 
     def x(moment: datetime) -> float:
         clipped = min(max(moment, first), last)
-        return PLOT_LEFT + (PLOT_RIGHT - PLOT_LEFT) * (clipped - first).total_seconds() / span
+        return plot_left + (plot_right - plot_left) * (clipped - first).total_seconds() / span
 
     height = _TOP + _ROW * max(len(made), 1) + 60
     now = report.now
@@ -191,12 +215,12 @@ def timeline_svg(report: Report) -> str:
         else f"Protection windows against {pre.job.id} at {short(now, now)} UTC"
     )
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" font-family="monospace" font-size="{_FONT}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="{_FONT}">',
         "<style>text{fill:#1a1a1a} .tick{fill:#555} .now{fill:#b00020;font-weight:bold}"
         " .retry{fill:#5b2a86;font-weight:bold}</style>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
-        _text(10, 20, cell(title, 150)),
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+        _text(10, 20, cell(title, int((width - 20) / _CHAR))),
     ]
     axis_y = _TOP + _ROW * max(len(made), 1) + 6
     moment = first
@@ -211,9 +235,9 @@ def timeline_svg(report: Report) -> str:
     for index, row in enumerate(made):
         top = _TOP + _ROW * index
         middle = top + _ROW / 2 + 4
-        parts.append(_text(10, middle, cell(row.job, _LABEL_CHARS)))
+        parts.append(_text(10, middle, cell(row.job, layout.label_chars)))
         if row.start is None or row.until is None:
-            parts.append(_text(PLOT_RIGHT + 10, middle, "no start time"))
+            parts.append(_text(plot_right + 10, middle, "no start time"))
             continue
         begin, end = x(row.start), x(row.until)
         parts.append(
@@ -221,7 +245,7 @@ def timeline_svg(report: Report) -> str:
             f'x="{begin:.1f}" y="{top + (_ROW - _BAR) / 2:.1f}" width="{max(end - begin, 1):.1f}" '
             f'height="{_BAR}" fill="{_COLOURS[row.state]}"/>'
         )
-        parts.append(_text(PLOT_RIGHT + 10, middle, _ends(row, now)))
+        parts.append(_text(plot_right + 10, middle, _ends(row, now)))
     marks = [(now, "now", f"now {short(now, now)}", _TOP - 28)]
     if report.retry_at is not None:
         marks.append((report.retry_at, "retry", f"retry {short(report.retry_at, now)}", _TOP - 12))
@@ -233,7 +257,7 @@ def timeline_svg(report: Report) -> str:
             f'<line class="{css}" x1="{at:.1f}" y1="{y + 4}" x2="{at:.1f}" y2="{axis_y}" '
             f'stroke="{colour}" stroke-width="2"{dash}/>'
         )
-        label_x, anchor = _anchored(at)
+        label_x, anchor = _anchored(at, layout)
         parts.append(_text(label_x, y, label, anchor=anchor, css=css))
     legend_y = axis_y + 40
     legend_x = 10.0
