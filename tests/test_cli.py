@@ -1368,3 +1368,35 @@ def test_the_timeline_on_the_operators_page_is_what_its_command_writes(tmp_path:
     documented = Path(__file__).resolve().parent.parent / "docs/_static/timeline-example.svg"
     assert out.read_text(encoding="utf-8") == documented.read_text(encoding="utf-8")
     assert timeline(out).get("width") == "720"
+
+
+def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command builds its report from the Session's answers, one call per question: a
+    decision per job (its own protection, and the preemptor's verdict), the evictable pods of
+    each allowed victim, and per action one ranking, one selection and one retry time."""
+    from minruntime.session import Session
+
+    calls: dict[str, int] = {}
+
+    def counted(name: str) -> None:
+        method = getattr(Session, name)
+
+        def wrapper(self: Session, *args: Any, **kwargs: Any) -> Any:
+            calls[name] = calls.get(name, 0) + 1
+            return method(self, *args, **kwargs)
+
+        monkeypatch.setattr(Session, name, wrapper)
+
+    names = ("explain", "evictable_tasks", "rank_victims", "select", "next_expiry")
+    for name in (*names, "is_eligible", "protected_until", "is_protected", "eligible_victims"):
+        counted(name)
+    report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
+    allowed = sum(1 for job in report["jobs"] if job["decision"]["allowed"])
+    assert (len(report["jobs"]), allowed) == (20, 11)
+    assert calls == {
+        "explain": 20 + 20,  # each running job's own protection, and the preemptor's verdict
+        "evictable_tasks": 11,
+        "rank_victims": 2,  # reclaim and preempt
+        "select": 2,
+        "next_expiry": 2,
+    }
