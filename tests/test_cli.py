@@ -1400,3 +1400,22 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
         "select": 2,
         "next_expiry": 2,
     }
+
+
+def test_the_timeline_is_well_formed_xml_whatever_the_names(tmp_path: Path) -> None:
+    """Markup and control characters in a name are escaped (XML 1.0 forbids most control
+    characters even as references): the file parses, and the name shows as written."""
+    name = 'a<b>&"c\x1b[2J\u202e'
+    group = pod_group("ns", name, queue="q", minMember=1)
+    group["metadata"]["annotations"] = {"kai.scheduler/last-start-timestamp": EXAMPLE_INSTANT}
+    path = write_objects(
+        tmp_path / "odd.json", queue("q"), group, pod("ns", name, "x-0", "Running")
+    )
+    out = tmp_path / "odd.svg"
+    assert (
+        run(["explain", path, "--now", "+1m", "--timeline", str(out)], now=EXAMPLE_NOW).status == 0
+    )
+    root = timeline(out)
+    (bar,) = [rect for rect in root.iter(f"{SVG}rect") if rect.get("data-job")]
+    assert bar.get("data-job") == 'ns/a<b>&"c\\x1b[2J\\u202e'
+    assert 'ns/a<b>&"c\\x1b[2J\\u202e' in [text.text for text in root.iter(f"{SVG}text")]

@@ -241,7 +241,7 @@ def timeline_svg(report: Report, width: int = WIDTH) -> str:
             continue
         begin, end = x(row.start), x(row.until)
         parts.append(
-            f"<rect class={quoteattr('bar ' + row.state)} data-job={quoteattr(row.job)} "
+            f"<rect class={quoteattr('bar ' + row.state)} data-job={quoteattr(escape(row.job))} "
             f'x="{begin:.1f}" y="{top + (_ROW - _BAR) / 2:.1f}" width="{max(end - begin, 1):.1f}" '
             f'height="{_BAR}" fill="{_COLOURS[row.state]}"/>'
         )
