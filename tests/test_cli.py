@@ -1371,9 +1371,10 @@ def test_the_timeline_on_the_operators_page_is_what_its_command_writes(tmp_path:
 
 
 def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command builds its report from the Session's answers, one call per question: a
-    decision per job (its own protection, and the preemptor's verdict), the evictable pods of
-    each allowed victim, and per action one ranking, one selection and one retry time."""
+    """The command builds its report from the Session's answers, one call per question: each
+    job's own protection (until when, whether now), the preemptor's decision on it, the
+    evictable pods of each allowed victim, and per action one ranking, one selection and one
+    retry time."""
     from minruntime.session import Session
 
     calls: dict[str, int] = {}
@@ -1394,7 +1395,9 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
     allowed = sum(1 for job in report["jobs"] if job["decision"]["allowed"])
     assert (len(report["jobs"]), allowed) == (20, 11)
     assert calls == {
-        "explain": 20 + 20,  # each running job's own protection, and the preemptor's verdict
+        "protected_until": 20,  # each running job's own protection from preempt: until when,
+        "is_protected": 20,  # and whether now
+        "explain": 20,  # the preemptor's verdict on each
         "evictable_tasks": 11,
         "rank_victims": 2,  # reclaim and preempt
         "select": 2,

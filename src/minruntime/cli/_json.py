@@ -55,7 +55,7 @@ def protection_text(entry: JobEntry, now: datetime) -> str:
         text = "never preempted"
     elif own.protected_until is None:
         text = "not protected (never started)"
-    elif own.protected_by is not None:
+    elif own.protected:
         until = own.protected_until
         text = f"protected until {short(until, now)} ({ago(until - now)} left)"
     else:
@@ -106,7 +106,7 @@ def _job(entry: JobEntry, now: datetime) -> dict[str, Any]:
             "minRuntime": str(own.min_runtime),
             "source": own.source,
             "protectedUntil": iso(own.protected_until),
-            "protected": own.protected_by is not None,
+            "protected": own.protected,
         },
         "protection": protection_text(entry, now),
         "decision": None if entry.verdict is None else _decision(entry.verdict),

@@ -13,7 +13,7 @@ from typing import Final, TextIO
 
 from minruntime.cli._example import tree_drawing
 from minruntime.cli._format import WIDTH, cell, escape, iso, short, table, work_hours
-from minruntime.cli._report import JobEntry, Plan, Report, Verdict
+from minruntime.cli._report import JobEntry, OwnProtection, Plan, Report, Verdict
 from minruntime.decisions import Decision, Resolution
 from minruntime.jobs import ACTIVE_STATUSES
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
@@ -33,7 +33,7 @@ def _sources_text(sources: Sequence[str]) -> str:
     return ", ".join(names) or "-"
 
 
-def _from(resolution: Resolution | Decision) -> str:
+def _from(resolution: Resolution | Decision | OwnProtection) -> str:
     return f"{resolution.min_runtime} ({resolution.source or 'default'})"
 
 
@@ -66,7 +66,7 @@ def _protection_cell(entry: JobEntry, now: datetime) -> str:
         return "never"
     if until is None:
         return "no start"
-    if own.protected_by is None:
+    if not own.protected:
         return "-"
     return short(until, now)
 

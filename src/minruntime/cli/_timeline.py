@@ -95,20 +95,16 @@ def _row(entry: JobEntry) -> Row:
     """A job's row: the preemptor's decision on it when there is one, else its own protection
     from preempt (a non-preemptible job is then shown refused: nothing evicts it)."""
     if entry.verdict is None:
-        decision = entry.own
         free = entry.job.preemptibility.value is not Preemptibility.NON_PREEMPTIBLE
+        protected, until = entry.own.protected, entry.own.protected_until
     else:
         decision = entry.verdict.decision
         free = decision.allowed
+        protected, until = decision.protected_by is not None, decision.protected_until
     state = "eligible" if free else "refused"
-    if decision.protected_by is not None:
+    if protected:
         state = "protected"
-    return Row(
-        job=entry.job.id,
-        start=entry.job.job.start_time,
-        until=decision.protected_until,
-        state=state,
-    )
+    return Row(job=entry.job.id, start=entry.job.job.start_time, until=until, state=state)
 
 
 def rows(report: Report) -> list[Row]:
