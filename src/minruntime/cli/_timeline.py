@@ -5,7 +5,8 @@ never last, jobs without a start time at the bottom): its name in the left colum
 its start to the end of its protection (the preemptor's decision when there is one, else its
 protection from preempt in its own queue), and in the right column when that ends. A bar is
 orange while the job is protected, blue once it may go, grey when refused for another reason
-(non-preemptible, not lower priority, ...). A vertical line marks ``now``, a dashed one the retry
+(non-preemptible, not lower priority, ...); a notch at an end of the axis says the window goes on
+beyond it. A vertical line marks ``now``, a dashed one the retry
 time. Text sits in its own column or row, so no two labels can overlap; the picture is 1280
 pixels wide and uses only the viewer's own fonts: no script, style sheet or font is fetched.
 
@@ -177,6 +178,13 @@ def _tick(moment: datetime, now: datetime) -> str:
     return utc.strftime("%H:%M" if utc.date() == now.date() else "%m-%d %H:%M")
 
 
+def _arrow(x: float, bar_top: float, direction: int) -> str:
+    """A small dark triangle on a bar's end at the axis edge: the window goes on beyond it."""
+    tip = x + 6 * direction
+    points = f"{x:.1f},{bar_top - 2:.1f} {tip:.1f},{bar_top + _BAR / 2:.1f} {x:.1f},{bar_top + _BAR + 2:.1f}"
+    return f'<polygon class="beyond" points="{points}" fill="#1a1a1a"/>'
+
+
 def _ends(row: Row, now: datetime) -> str:
     """The right column: when the protection ends, or ended (at most 26 characters)."""
     assert row.until is not None
@@ -241,6 +249,11 @@ def timeline_svg(report: Report, width: int = WIDTH) -> str:
             f'x="{begin:.1f}" y="{top + (_ROW - _BAR) / 2:.1f}" width="{max(end - begin, 1):.1f}" '
             f'height="{_BAR}" fill="{_COLOURS[row.state]}"/>'
         )
+        bar_top = top + (_ROW - _BAR) / 2
+        if row.start < first:  # the window goes on to the left: a notch pointing there
+            parts.append(_arrow(plot_left, bar_top, -1))
+        if row.until > last:  # and to the right (never included)
+            parts.append(_arrow(plot_right, bar_top, 1))
         parts.append(_text(plot_right + 10, middle, _ends(row, now)))
     marks = [(now, "now", f"now {short(now, now)}", _TOP - 28)]
     if report.retry_at is not None:
