@@ -1422,3 +1422,14 @@ def test_the_timeline_is_well_formed_xml_whatever_the_names(tmp_path: Path) -> N
     (bar,) = [rect for rect in root.iter(f"{SVG}rect") if rect.get("data-job")]
     assert bar.get("data-job") == 'ns/a<b>&"c\\x1b[2J\\u202e'
     assert 'ns/a<b>&"c\\x1b[2J\\u202e' in [text.text for text in root.iter(f"{SVG}text")]
+
+
+def test_the_timeline_marks_windows_that_go_on_beyond_its_axis(tmp_path: Path) -> None:
+    """The axis reaches back six hours (06:00): embeddings-api (started 11-15), alice-notebook
+    (11-21) and nightly-eval (02:00), the first three rows, get a notch on the left edge."""
+    out = tmp_path / "bundled.svg"
+    assert run(["explain", "--preemptor", FINETUNE, "--timeline", str(out)]).status == 0
+    notches = [p.get("points") for p in timeline(out).iter(f"{SVG}polygon")]
+    assert notches == [
+        f"312.0,{top - 2:.1f} 306.0,{top + 6:.1f} 312.0,{top + 14:.1f}" for top in (75, 97, 119)
+    ]
