@@ -121,7 +121,7 @@ def worked_example(now: datetime = EXAMPLE_NOW) -> str:
             f"  {branch:<{width}}  preempt {preempt:<4} reclaim {_show(queue.reclaim_min_runtime)}"
         )
     lines.append("")
-    lines.append("Reclaim min-runtime by lowest common ancestor (BEHAVIOR.md section 4):")
+    lines.append("Reclaim min-runtime by lowest common ancestor (docs/spec/resolution.md):")
     for preemptor, victim in [("leaf1", "leaf3"), ("leaf1", "leaf2"), ("leaf3", "leaf1")]:
         resolution = session.resolve(Action.RECLAIM, preemptor, victim)
         lines.append(f"  {preemptor} reclaims from {victim}: {resolution}")

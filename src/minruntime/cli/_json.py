@@ -75,10 +75,11 @@ def _decision(verdict: Verdict) -> dict[str, Any]:
         "source": decision.source,
         "protectedUntil": iso(decision.protected_until),
         "protectedBy": None if decision.protected_by is None else str(decision.protected_by),
-        # the preemptor's side (section 17): set while it is within its preemption delay
+        # the preemptor's side (docs/spec/preemption-delay.md): set while it is within its
+        # preemption delay
         "delayedUntil": iso(decision.delayed_until),
-        # a victim with a sub-group tree (section 18): the sub-groups outside its core, which go
-        # whole and first
+        # a victim with a sub-group tree (docs/spec/sub-group-trees.md): the sub-groups outside its
+        # core, which go whole and first
         "optionalSubGroups": list(decision.optional_sub_groups),
         "evictable": [str(task.id) for task in verdict.evictable],
         "notes": list(decision.notes),
