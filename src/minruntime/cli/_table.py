@@ -169,7 +169,7 @@ def _plan_lines(report: Report) -> list[str]:
     pods = len(pre.pending)
     lines = textwrap.wrap(
         f"Plan: free {_amount(pre.needed)} (what the {pods} pending pod{'s' * (pods != 1)} "
-        "request: GPUs, else 1 a pod), the cheapest victims first, by each action:",
+        "request: GPUs, else 1 a pod), cheapest victims first:",
         WIDTH,
         subsequent_indent="  ",
     )
