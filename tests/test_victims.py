@@ -544,13 +544,15 @@ def test_only_the_surplus_is_evictable_from_a_protected_elastic_victim() -> None
 
 
 def test_the_whole_active_set_is_evictable_once_the_elastic_victims_protection_ends() -> None:
+    """Surplus first: every pod set's surplus (e0 of eval, w3 and w2 of workers) before ps
+    loses p1, its only running task, which it needs."""
     victim = two_pod_set_victim(RECENT)
     later = session().at(RECENT + timedelta(minutes=10))
     assert ids(later.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
         "e0",
-        "p1",
         "w3",
         "w2",
+        "p1",
         "w1",
         "w0",
     ]

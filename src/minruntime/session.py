@@ -289,23 +289,31 @@ class Session:
     def _fact(self, job: JobLike) -> JobFacts:
         return self._table.facts(job)
 
-    def core_tasks(self, job: JobLike) -> tuple[TaskLike, ...]:
+    def core_tasks(self, job: JobLike, *, computed: bool = False) -> tuple[TaskLike, ...]:
         """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
-        in its queue's quota (BEHAVIOR.md section 7): every active task of a non-preemptible
-        job, a semi-preemptible job's core (the first ``min_available`` active tasks of each pod
-        set, in listing order; with a sub-group tree, of the sub-groups each set needs, section
-        18), nothing of a preemptible job.
+        in its queue's quota (docs/spec/preemptibility.md): every active task of a
+        non-preemptible job, a semi-preemptible job's core, nothing of a preemptible job.
+
+        A semi-preemptible job's core is the one its scheduler names (``core_pods``) where that
+        names one of its active tasks (docs/decisions/core-pods.md), else the computed one: the
+        first ``min_available`` active tasks of each pod set, in listing order; with a sub-group
+        tree, of the sub-groups each set keeps, satisfied first, then by name
+        (docs/spec/sub-group-trees.md). ``computed=True`` gives the computed core whatever
+        ``core_pods`` says: compare the two to find a scheduler that disagrees.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
         >>> etl = Job("etl", "q", preemptibility="semi-preemptible", pod_sets=[
-        ...     PodSet(min_available=1, tasks=[Task("a", "Pending"), Task("b"), Task("c")])])
+        ...     PodSet(min_available=1, tasks=[Task("a", "Pending"), Task("b"), Task("c")])],
+        ...     core_pods=["c"])
         >>> [task.id for task in session.core_tasks(etl)]
+        ['c']
+        >>> [task.id for task in session.core_tasks(etl, computed=True)]
         ['b']
         """
         facts = self._fact(job)
         if facts.semi:
-            return facts.core_tasks()
+            return facts.core_tasks(computed)
         if facts.preemptibility is Preemptibility.NON_PREEMPTIBLE:
             return facts.active_tasks()
         return ()
