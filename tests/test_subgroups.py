@@ -356,7 +356,7 @@ def test_zero_minimums_are_valid_and_make_the_sub_group_or_the_job_wholly_option
 # -- the core the scheduler names (core_pods) -----------------------------------------------------
 
 
-def semi_job(core_pods: Sequence[str] | None, **kwargs: object) -> Job:
+def semi_job(core_pods: object, **kwargs: object) -> Job:
     """Semi-preemptible, one pod set of minimum 1: a-0 pending, a-1, a-2 and a-3 running."""
     return Job(
         "semi",
@@ -373,11 +373,11 @@ def test_core_pods_is_a_tuple_of_strings_or_an_error_naming_the_field() -> None:
     assert semi_job(iter(["a-2"])).core_pods == ("a-2",)
     assert semi_job(None).core_pods is None
     with pytest.raises(InvalidJob, match=r"Job core_pods: expected pod \(task\) ids .*'a-2'"):
-        semi_job("a-2")  # type: ignore[arg-type]
+        semi_job("a-2")
     with pytest.raises(
         InvalidJob, match=r"Job core_pods\[1\]: expected a pod \(task\) id .*, got 7"
     ):
-        semi_job(["a-1", 7])  # type: ignore[list-item]
+        semi_job(["a-1", 7])
 
 
 def test_the_core_the_scheduler_names_is_the_core() -> None:
@@ -455,7 +455,7 @@ def test_a_schedulers_own_job_may_name_its_core() -> None:
         s.core_tasks(bad)
     # a class that can carry no core_pods is never asked
     slotted = SlottedJob("slotted", [SlottedPodSet("a", 1, [Task("a-0"), Task("a-1")])])
-    slotted.preemptibility = "semi-preemptible"
+    slotted.preemptibility = "semi-preemptible"  # type: ignore[assignment]
     assert ids(s.core_tasks(slotted)) == ["a-0"]
 
 

@@ -9,7 +9,9 @@ allowed; ``active`` counts every active task of the pod set, the evicted ones in
 tree, a pod set may drop below its minimum where its set can do without it. The rule applies to
 a semi-preemptible victim always (its core is never evicted), and to any other victim while it
 is protected (by whatever :func:`~minruntime._protection.protection` says); a never min-runtime
-refuses any eviction at all.
+refuses any eviction at all. A semi-preemptible victim whose scheduler named its core
+(``core_pods``, :meth:`minruntime._tree.Shape.named_core`) is judged by that list instead: an
+eviction fails where it takes a named task (docs/decisions/core-pods.md).
 
 Tasks are matched by id and count whatever their status. A task the victim does not have raises
 :class:`~minruntime.InvalidScenario`: that is a caller's bug, not a policy answer.

@@ -129,8 +129,10 @@ class Session:
         now: the instant of every decision: an aware datetime or POSIX seconds.
         legacy_priority_threshold: for jobs with no explicit preemptibility, a priority below
             this is preemptible (default 100).
-        task_order: a key that sorts a job's tasks most important first; the sacrifice order
-            of :meth:`evictable_tasks` is its reverse. Default: the job's listing order.
+        task_order: a key that sorts a job's tasks most important first: each pod set of an
+            elastic job keeps its most important ``min_available`` tasks, and each part of the
+            sacrifice order of :meth:`evictable_tasks` is the key's reverse. Default: the job's
+            listing order.
 
     Raises:
         InvalidTimestamp: if ``now`` is naive or not a time.
@@ -478,12 +480,16 @@ class Session:
     def evictable_tasks(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
     ) -> tuple[TaskLike, ...]:
-        """The tasks of ``victim`` that may be evicted, least important first.
+        """The tasks of ``victim`` that may be evicted, in sacrifice order, surplus first.
 
         Nothing (an empty tuple) if the victim is not eligible; all its active tasks if it is
         eligible and not protected; per pod set the active tasks above ``min_available`` if it
-        is protected and elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md
-        section 18), the sub-groups outside its core come first, whole, the last listed first.
+        is protected and elastic, or semi-preemptible. The order (docs/spec/evictable-tasks.md,
+        docs/decisions/surplus-first-order.md): with a sub-group tree, the sub-groups outside
+        its core first, whole, the last listed first; then every pod set's tasks above its
+        minimum, before any pod set loses a task it needs; then, for a victim that is not
+        protected, the rest. Within each part, least important first (``task_order`` reversed;
+        by default the reverse of the listing order).
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
@@ -491,6 +497,10 @@ class Session:
         ...               pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])])
         >>> [t.id for t in session.evictable_tasks("preempt", Job("p", "q", priority=100), elastic)]
         ['b']
+        >>> two = Job("w", "q", start_time=0, pod_sets=[PodSet("x", 1, [Task("x0"), Task("x1")]),
+        ...                                             PodSet("y", 1, [Task("y0"), Task("y1")])])
+        >>> [t.id for t in session.at(3600).evictable_tasks("preempt", Job("p", "q", priority=100), two)]
+        ['y1', 'x1', 'y0', 'x0']
         """
         facts = self._fact(victim)
         reason = self._reason(_action(action), self._fact(preemptor), facts)
