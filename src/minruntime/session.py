@@ -636,7 +636,7 @@ class Session:
         unsaved = None
         if settings is not NO_SETTINGS:
             notes.extend(self._protection_notes(facts, resolution, settings, found))
-            tasks = evictable_tasks(reason, facts) or facts.active_tasks()
+            tasks = evictable_tasks(reason, facts, self._task_order) or facts.active_tasks()
             unsaved = unsaved_work(facts, tasks, self._now_ns)
         return Decision(
             action=act,
