@@ -95,10 +95,11 @@ class SessionStats:
         resolutions: how many min-runtime lookups were made.
         cache_hits: how many of them were answered from the cache.
         jobs: how many distinct jobs had their facts computed.
-        protections: how many decisions a protection beyond min-runtime (BEHAVIOR.md section
-            16) decided, by kind value: ``"eviction-budget"``, ``"checkpoint-grace"``, and
-            ``"job-request"`` (protected only because a job's own request lengthened its MR),
-            elastic victims they held to their minimum included. Empty when unused.
+        protections: how many decisions a protection beyond min-runtime
+            (docs/spec/beyond-min-runtime.md) decided, by kind value: ``"eviction-budget"``,
+            ``"checkpoint-grace"``, and ``"job-request"`` (protected only because a job's own
+            request lengthened its MR), elastic victims they held to their minimum included. Empty
+            when unused.
 
     >>> SessionStats(decisions={}, resolutions=3, cache_hits=2, jobs=1).cache_misses
     1
@@ -399,9 +400,9 @@ class Session:
         """Whether ``victim`` is protected now, fundamentals aside.
 
         Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + MR``. With the protections beyond min-runtime in use (BEHAVIOR.md
-        section 16), a job's own request, a spent eviction budget and the checkpoint grace
-        protect too.
+        ``now < start + MR``. With the protections beyond min-runtime in use
+        (docs/spec/beyond-min-runtime.md), a job's own request, a spent eviction budget and the
+        checkpoint grace protect too.
 
         >>> from minruntime import QueueTree, Config, Queue, Job
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
@@ -692,7 +693,8 @@ class Session:
     # -- unsaved work, ranking and selection ----------------------------------------------------
 
     def unsaved_work(self, victim: JobLike, tasks: Iterable[TaskLike] | None = None) -> float:
-        """The work evicting ``tasks`` of ``victim`` now would lose (BEHAVIOR.md section 16).
+        """The work evicting ``tasks`` of ``victim`` now would lose
+        (docs/spec/beyond-min-runtime.md).
 
         Seconds since its work was last saved (its last checkpoint of this run, else the end of
         its restore after the start), times the summed weight of the tasks (default: all its
