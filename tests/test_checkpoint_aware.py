@@ -651,7 +651,7 @@ def test_a_bad_task_weight_is_an_error_naming_the_field_and_value(weight: object
 
 
 def test_job_repr_shows_the_inputs_as_one_value() -> None:
-    tree = ", sub_groups=(), min_sub_group=None)"
+    tree = ", sub_groups=(), min_sub_group=None, core_pods=None)"
     assert repr(Job("j", "q")).endswith(f"inputs=None{tree}")
     assert repr(
         Job("j", "q", inputs=PublicInputs(evictions=2, requested_min_runtime="1h"))
