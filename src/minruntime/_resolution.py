@@ -143,11 +143,11 @@ class Resolver:
         "_defaults",
         "_names",
         "_pairs",
+        "_protections",
         "_settings",
         "_start",
         "_tables",
         "config",
-        "has_protections",
         "misses",
         "tree",
     )
@@ -156,18 +156,33 @@ class Resolver:
         self.tree = tree
         self.config = config
         self._tables: dict[Setting, Mapping[str, tuple[Any, str]]] = {}
-        self._defaults: dict[Setting, tuple[Any, str | None]] = {
-            setting: (_default(config, setting), None) for setting in Setting
-        }
+        self._defaults: dict[Setting, tuple[Any, None]] = {}
         self._start = START_QUEUE[config.reclaim_resolve_method]
         self._pairs: dict[tuple[Action, str, str], Resolution] = {}
-        self._by_start: dict[Action, dict[str, Resolution]] = {action: {} for action in Action}
+        self._by_start: dict[Action, dict[str, Resolution]] = {
+            Action.PREEMPT: {},
+            Action.RECLAIM: {},
+        }
         self._names = tree.names()
         self._settings: dict[tuple[Action, str, str], Settings] = {}
+        self._protections: bool | None = None
         self.misses = 0
         """How many resolutions were computed rather than remembered."""
-        self.has_protections = tree.has_protections or config.has_protections
+
+    @property
+    def has_protections(self) -> bool:
         """Whether any queue or the node-pool defaults turn a section 16 protection on."""
+        found = self._protections
+        if found is None:
+            found = self._protections = self.tree.has_protections or self.config.has_protections
+        return found
+
+    def _default_of(self, setting: Setting) -> tuple[Any, None]:
+        """``(the node-pool default of setting, None)``, read from the config once."""
+        found = self._defaults.get(setting)
+        if found is None:
+            found = self._defaults[setting] = (_default(self.config, setting), None)
+        return found
 
     # -- the walker -----------------------------------------------------------------------------
 
@@ -181,7 +196,7 @@ class Resolver:
         if table is None:
             table = self._tables[setting] = self.tree.inherited(setting.value)
         found = table.get(start)
-        return self._defaults[setting] if found is None else found
+        return self._default_of(setting) if found is None else found
 
     def start_queue(self, action: Action, preemptor_queue: str, victim_queue: str) -> str:
         """Where the min-runtime (and the grace) of ``action`` starts its walk; both queues are
@@ -219,7 +234,7 @@ class Resolver:
                 result = by_start[start] = Resolution(*self.walk(_MIN_RUNTIME[action], start))
         else:
             unknown = self.unknown(action, preemptor_queue, victim_queue)
-            result = Resolution(self._defaults[_MIN_RUNTIME[action]][0], None, unknown)
+            result = Resolution(self._default_of(_MIN_RUNTIME[action])[0], None, unknown)
         self._pairs[key] = result
         return result
 
