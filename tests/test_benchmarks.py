@@ -41,13 +41,13 @@ def test_the_decision_path_benchmark_runs_at_a_tiny_scale(tmp_path: Path) -> Non
     assert results["scenario"]["queues"] == 50
     table = output.with_suffix(".md").read_text(encoding="utf-8")
     for label in (
-        "building Job/PodSet/Task values",
-        "new Session, first eligible_victims",
-        "own objects (protocol), first call",
-        "another preemptor, same session",
-        "cycle of 100 preemptors",
-        "small cycle (32 own jobs, new session)",
-        "naive port, against a warm call",
+        "building the values (object floor)",
+        "first call, new session (cold floor)",
+        "first call, own objects (cold floor)",
+        "another preemptor (warm floor)",
+        "cycle of 100 preemptors (100 warm-floor passes)",
+        "small cycle, 32 own jobs (hand loop)",
+        "warm call (naive port)",
         "memory per victim",
     ):
         assert label in table
