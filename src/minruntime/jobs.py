@@ -272,7 +272,7 @@ class Task:
     weight: float = attrs.field(default=1.0, kw_only=True)
 
     def __init__(
-        self, id: str, status: TaskStatus | str = TaskStatus.RUNNING, *, weight: float = _ONE
+        self, id: str, status: TaskStatus | str = TaskStatus.RUNNING, *, weight: object = _ONE
     ) -> None:
         # Tasks are built by the thousand: each field is stored by its slot's own setter (not
         # object.__setattr__, which looks the name up each time); a status is one dict lookup
