@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -23,6 +24,7 @@ from minruntime import (
     Queue,
     QueueTree,
     Session,
+    SubGroup,
     Task,
     TaskStatus,
 )
@@ -764,3 +766,33 @@ def test_an_evolved_job_gets_its_own_facts() -> None:
     assert JobFacts.of(raised).preemptibility is Preemptibility.NON_PREEMPTIBLE
     assert raised == attrs.evolve(raised)
     assert hash(raised) == hash(attrs.evolve(raised))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Task("t", "Pending", weight=2),
+        PodSet("workers", 1, [Task("a"), Task("b", "Succeeded")], parent=None),
+        Job(
+            "j",
+            "q",
+            75,
+            "semi-preemptible",
+            60.5,
+            [PodSet("p0", 1, [Task("a")], parent="s"), PodSet("p1", 0, [], parent="s")],
+            sub_groups=[SubGroup("s", min_sub_group=1)],
+            min_sub_group=1,
+        ),
+    ],
+    ids=["Task", "PodSet", "Job"],
+)
+def test_a_value_is_built_from_every_field_by_name(value: Task | PodSet | Job) -> None:
+    """Task, PodSet and Job build themselves (a fast constructor): it takes every field, in
+    order and by its name, so that attrs.evolve rebuilds an equal value."""
+    cls = type(value)
+    fields = [field.alias for field in attrs.fields(cls) if field.init]
+    assert list(inspect.signature(cls).parameters) == fields
+    assert attrs.evolve(value) == value
+    changed: Any = attrs.evolve(value, **{fields[0]: "other"})  # type: ignore[arg-type]
+    assert getattr(changed, fields[0]) == "other"
+    assert changed != value
