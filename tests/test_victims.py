@@ -419,10 +419,10 @@ def test_min_runtime_filter_function_on_facts() -> None:
     protected = JobFacts.of(job(start=0))
     elastic = JobFacts.of(job(start=0, statuses=("Running",) * 2))
     ten = MinRuntime("10s")
-    assert min_runtime_filter(protected, ten, 9 * 10**9) is False
-    assert min_runtime_filter(protected, ten, 10 * 10**9) is True
-    assert min_runtime_filter(elastic, ten, 0) is True
-    assert min_runtime_filter(elastic, MinRuntime.NEVER, 10**18) is False
+    assert min_runtime_filter(protected, ten, NO_SETTINGS, 9 * 10**9) is False
+    assert min_runtime_filter(protected, ten, NO_SETTINGS, 10 * 10**9) is True
+    assert min_runtime_filter(elastic, ten, NO_SETTINGS, 0) is True
+    assert min_runtime_filter(elastic, MinRuntime.NEVER, NO_SETTINGS, 10**18) is False
 
 
 # -- §5 boundaries through the session ----------------------------------------------------------

@@ -26,7 +26,13 @@ from typing import Final
 
 from minruntime._delay import is_held
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
-from minruntime._protection import Settings, free_before_time, is_protected_ns, protection
+from minruntime._protection import (
+    NO_INPUTS,
+    NO_SETTINGS,
+    Settings,
+    free_before_time,
+    protection,
+)
 from minruntime._time import EARLIEST
 from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
 from minruntime.durations import MinRuntime
@@ -199,12 +205,20 @@ def judge(
     return reasons
 
 
-def min_runtime_filter(victim: JobFacts, min_runtime: MinRuntime, now_ns: int) -> bool:
-    """The reference plugin's hook: may the victim be considered, as far as min-runtime goes?
+def min_runtime_filter(
+    victim: JobFacts, min_runtime: MinRuntime, settings: Settings, now_ns: int
+) -> bool:
+    """The reference plugin's hook: may the victim be considered, as far as its protection goes?
 
     False for a never MR (elastic or not); true for elastic and semi-preemptible victims (left
-    to the scenario validator); otherwise true iff not protected.
+    to the scenario validator); otherwise true iff nothing protects it: the one protection rule
+    of :func:`~minruntime._protection.protection`, with every protection of
+    docs/spec/beyond-min-runtime.md that ``settings`` turn on (a job's own request, the eviction
+    budget, the checkpoint grace), as :func:`judge` uses it.
     """
     if min_runtime.is_never:
         return False
-    return victim.flexible or not is_protected_ns(min_runtime, victim.start_ns, now_ns)
+    if victim.flexible:
+        return True
+    inputs = NO_INPUTS if settings is NO_SETTINGS else victim.inputs()
+    return protection(min_runtime, victim.start_ns, inputs, settings, now_ns).kind is None

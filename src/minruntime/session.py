@@ -422,16 +422,20 @@ class Session:
         """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
 
         False for a never MR; true for elastic and semi-preemptible victims (the scenario
-        validator judges them); otherwise true iff not protected.
+        validator judges them); otherwise true iff not protected, by every protection
+        :meth:`is_protected` names: min-runtime and, where settings turn them on, a job's own
+        request, the eviction budget and the checkpoint grace (docs/spec/beyond-min-runtime.md).
 
         >>> from minruntime import QueueTree, Config, Queue, Job
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=0)
         >>> session.min_runtime_filter("preempt", Job("p", "q"), Job("v", "q"))
         False
         """
+        act = _action(action)
         facts = self._fact(victim)
-        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
-        return min_runtime_filter(facts, mr, self._now_ns)
+        resolution = self._resolve(act, preemptor.queue, facts.queue)
+        settings = self._settings(act, preemptor.queue, facts.queue)
+        return min_runtime_filter(facts, resolution.min_runtime, settings, self._now_ns)
 
     def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """Whether ``victim`` (or, if elastic or semi-preemptible, part of it) may be evicted.
