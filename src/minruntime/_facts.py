@@ -10,7 +10,7 @@ loop, and keeps them in a :class:`FactsTable` (columns); :class:`JobFacts` is on
 
 from __future__ import annotations
 
-import gc
+import threading
 from collections.abc import Hashable, Iterable, Sequence
 from datetime import UTC, datetime
 from itertools import islice
@@ -117,6 +117,7 @@ class FactsTable:
     __slots__ = (
         "_index",
         "_legacy",
+        "_lock",
         "_spans",
         "_threshold",
         "_views",
@@ -138,6 +139,7 @@ class FactsTable:
         if legacy is None:
             legacy = _LEGACY[threshold] = {}
         self._legacy = legacy
+        self._lock = threading.Lock()
         self._index: dict[int, int] = {}
         self._spans: dict[tuple[int, int], int] = {}
         self._views: dict[int, JobFacts] = {}
@@ -180,6 +182,10 @@ class FactsTable:
         start = self._spans.get((id(batch[0]), count))
         if start is not None and all(map(is_, batch, islice(self.jobs, start, start + count))):
             return range(start, start + count)
+        with self._lock:  # one batch at a time adds rows; a row is published once complete
+            return self._rows(batch, count)
+
+    def _rows(self, batch: Sequence[JobLike], count: int) -> Sequence[int]:
         index = self._index
         first = len(self.jobs)
         fresh = dict(zip(map(id, batch), range(first, first + count), strict=True))
@@ -202,11 +208,6 @@ class FactsTable:
     def _add(self, jobs: Sequence[JobLike]) -> None:
         """Append the facts of ``jobs`` (none of them known), all or none of them."""
         first = len(self.jobs)
-        # a batch makes a few container objects and no cycle: a collection while a whole
-        # cycle's jobs are read would only walk the scheduler's heap, so the collector waits
-        collecting = gc.isenabled()
-        if collecting:
-            gc.disable()
         try:
             self._compute(jobs)
         except BaseException:
@@ -215,9 +216,6 @@ class FactsTable:
             for row in [row for row in self.shapes if row >= first]:
                 del self.shapes[row]
             raise
-        finally:
-            if collecting:
-                gc.enable()
 
     def _columns(self) -> tuple[list[Any], ...]:
         return (
@@ -320,8 +318,8 @@ class FactsTable:
     def view(self, row: int) -> JobFacts:
         """The facts of one row as one object (for the per-victim paths), built on first use."""
         facts = self._views.get(row)
-        if facts is None:
-            facts = self._views[row] = JobFacts(self, row)
+        if facts is None:  # two threads may build one each: the first kept is everyone's
+            facts = self._views.setdefault(row, JobFacts(self, row))
         return facts
 
     def facts(self, job: JobLike) -> JobFacts:

@@ -22,6 +22,7 @@ reclaim of 'young' by 'pending': refused: min-runtime 30m from queue 'org': star
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -139,6 +140,11 @@ class Session:
     first time the session sees the job object and kept for the session's life: build a new
     session for the next cycle rather than changing jobs under a live one.
 
+    A session, and a :class:`Cycle` of it, may be shared between threads: each answer is the
+    one the same question gets asked alone. What it computes on first use is published whole
+    (or added under a lock), and its statistics count every thread's calls. It has no
+    process-wide side effect (no clock, no switching of the garbage collector).
+
     >>> from minruntime import QueueTree, Config, Queue
     >>> Session(QueueTree([Queue("q", preempt_min_runtime="5m")]), Config(), now=0).preempt_min_runtime("q")
     MinRuntime('5m')
@@ -149,6 +155,7 @@ class Session:
         "_group_cache",
         "_influence",
         "_known",
+        "_lock",
         "_lookups",
         "_made_groups",
         "_misses",
@@ -183,6 +190,7 @@ class Session:
         self._known = tree.names()
         self._group_cache: dict[tuple[Action, str], dict[str, Group]] = {}
         self._made_groups: dict[tuple[MinRuntime, Settings], Group] = {}
+        self._lock = threading.Lock()
         self._counts: Counter[Reason] = Counter()
         self._influence: Counter[ProtectionKind] = Counter()
         self._lookups = 0
@@ -236,8 +244,9 @@ class Session:
         resolver = self._resolver
         before = resolver.misses
         result = resolver.resolve(action, preemptor_queue, victim_queue)
-        self._lookups += 1
-        self._misses += resolver.misses - before
+        with self._lock:
+            self._lookups += 1
+            self._misses += resolver.misses - before
         return result
 
     def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
@@ -318,7 +327,7 @@ class Session:
         key = (action, "" if action is Action.PREEMPT else preemptor.queue)
         shared = self._group_cache.get(key)
         if shared is None:
-            shared = self._group_cache[key] = {}
+            shared = self._group_cache.setdefault(key, {})
         return Groups(
             self._resolve,
             self._settings,
@@ -343,6 +352,7 @@ class Session:
         *,
         ignore_delay: bool = False,
     ) -> list[Reason]:
+        influence: Counter[ProtectionKind] = Counter()
         reasons = judge(
             action,
             preemptor,
@@ -351,10 +361,12 @@ class Session:
             self._groups(action, preemptor),
             self._known,
             self._now_ns,
-            self._influence,
+            influence,
             ignore_delay=ignore_delay,
         )
-        self._counts.update(reasons)
+        with self._lock:
+            self._counts.update(reasons)
+            self._influence.update(influence)
         return reasons
 
     def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
