@@ -227,7 +227,7 @@ def test_stats_count_decisions_by_reason_value() -> None:
 def test_job_facts_are_computed_once_per_job_object() -> None:
     s = session()
     victim = job()
-    assert s._fact(victim) is s._fact(victim)
+    assert s._fact(victim).row == s._fact(victim).row
     s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)
     s.explain(Action.PREEMPT, PREEMPTOR, victim)
     assert s.stats().jobs == 2
