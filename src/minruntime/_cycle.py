@@ -21,7 +21,8 @@ The answer lists the victims in the order of the running jobs given.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import compress
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from minruntime._eligibility import (
@@ -33,7 +34,7 @@ from minruntime._eligibility import (
     queue_refusal,
 )
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
-from minruntime._protection import FOREVER_NS
+from minruntime._protection import FOREVER_NS, NO_SETTINGS
 from minruntime._resolution import START_QUEUE, Resolver, below_shared, lca_step
 from minruntime.decisions import Action, ProtectionKind, Reason
 from minruntime.jobs import JobLike
@@ -48,19 +49,20 @@ _ALWAYS: Final = -FOREVER_NS
 
 
 class _Queue:
-    """The running jobs of one victim queue, in key order: their keys, input indices and rows."""
+    """The running jobs of one victim queue: their input indices, rows and keys in input order,
+    and their keys sorted (for one binary search)."""
 
-    __slots__ = ("indices", "keys", "path", "queue", "rows")
+    __slots__ = ("indices", "keys", "path", "queue", "rows", "sorted_keys")
 
     def __init__(
         self, queue: str, path: tuple[str, ...], members: list[tuple[int, int, int]]
     ) -> None:
-        members.sort(key=lambda item: item[:2])
         self.queue = queue
         self.path = path
         self.keys = [key for key, _, _ in members]
         self.indices = [index for _, index, _ in members]
         self.rows = [row for _, _, row in members]
+        self.sorted_keys = sorted(self.keys)
 
 
 class Answer(NamedTuple):
@@ -87,7 +89,16 @@ class VictimIndex(Generic[J]):
         resolver: the session's resolver.
     """
 
-    __slots__ = ("_position", "_queues", "_resolver", "_starts", "_table", "_tree", "jobs")
+    __slots__ = (
+        "_order",
+        "_position",
+        "_queues",
+        "_resolver",
+        "_starts",
+        "_table",
+        "_tree",
+        "jobs",
+    )
 
     def __init__(
         self,
@@ -122,6 +133,7 @@ class VictimIndex(Generic[J]):
         ]
         groups.sort(key=lambda group: position.get(group.queue, last)[0])
         self._queues = groups
+        self._order = {group.queue: number for number, group in enumerate(groups)}
         self._starts = [position.get(group.queue, last)[0] for group in groups]
         self._position = position
 
@@ -139,6 +151,8 @@ class VictimIndex(Generic[J]):
         if preemptor_refusal(pre, now_ns) is not None:
             return Answer([], [], 0, 0, {})  # a preemptor within its delay takes no victim
         tree, resolver, table = self._tree, self._resolver, self._table
+        known, pre_queue = tree.names(), pre.queue
+        protections_on = resolver.has_protections
         answer: list[int] = []
         judged: list[Reason] = []
         lookups = misses = 0
@@ -150,45 +164,56 @@ class VictimIndex(Generic[J]):
         # subtrees begins or ends (kept as the walk goes); any other registered rule is asked
         # per group. Otherwise (a preempt, an unknown preemptor queue) each victim queue's group
         # is asked of the session's groups.
-        walk = act is Action.RECLAIM and pre.queue in tree
+        walk = act is Action.RECLAIM and pre_queue in known
         lca = START_QUEUE[resolver.config.reclaim_resolve_method] is lca_step
         marks: dict[int, int] = {}
         if walk and lca:
-            for ancestor in tree.path(pre.queue):
+            for ancestor in tree.path(pre_queue):
                 first, last = self._span(ancestor)
                 marks[first] = marks.get(first, 0) + 1
                 marks[last] = marks.get(last, 0) - 1
+        candidates: Iterable[tuple[int, _Queue]] = enumerate(self._queues)
+        if act is Action.PREEMPT:  # queue_refusal refuses every queue but the preemptor's
+            own = self._order.get(pre_queue)
+            candidates = () if own is None else [(own, self._queues[own])]
         shared = 0
         walked_from: str | None = None
         min_runtime = None
-        for number, members in enumerate(self._queues):
+        walked = None
+        for number, members in candidates:
             step = marks.get(number)
             if step:
                 shared += step
             queue = members.queue
-            if queue_refusal(act, pre.queue, queue, tree) is not None:
+            if queue_refusal(act, pre_queue, queue, known) is not None:
                 continue
             group: Group
             if walk:
                 start = (
                     below_shared(members.path, shared)
                     if lca
-                    else resolver.start_queue(act, pre.queue, queue)
+                    else resolver.start_queue(act, pre_queue, queue)
                 )
                 if start != walked_from:
                     walked_from = start
                     min_runtime = resolver.from_start(act, start)
+                    walked = groups.of(min_runtime, NO_SETTINGS)
                 assert min_runtime is not None
-                group = groups.of(min_runtime, groups.settings(act, pre.queue, queue))
+                assert walked is not None
+                group = (
+                    groups.of(min_runtime, groups.settings(act, pre_queue, queue))
+                    if protections_on
+                    else walked
+                )
             else:
                 before = resolver.misses
-                group = groups.get(act, pre.queue, queue)
+                group = groups.get(act, pre_queue, queue)
                 lookups += 1
                 misses += resolver.misses - before
             if group.never:
                 continue
             if group.by_victim or act is Action.PREEMPT:
-                found = judge(act, pre, table, members.rows, groups, tree, now_ns)
+                found = judge(act, pre, table, members.rows, groups, known, now_ns)
                 judged += found.reasons
                 lookups += found.lookups
                 misses += found.misses
@@ -200,11 +225,13 @@ class VictimIndex(Generic[J]):
                     if reason in ALLOWED
                 ]
                 continue
-            # the protection rule, evaluated once for the group: free iff key <= threshold
-            count = bisect_right(members.keys, group.threshold)
+            # the protection rule, evaluated once for the group: free iff key <= threshold; one
+            # binary search says whether all, none or some are free
+            threshold = group.threshold
+            count = bisect_right(members.sorted_keys, threshold)
             if count == len(members.keys):
                 answer += members.indices
             elif count:
-                answer += members.indices[:count]
-        answer.sort()
+                answer += compress(members.indices, map(threshold.__ge__, members.keys))
+        answer.sort()  # runs in input order, one per group: merged back into the input order
         return Answer(answer, judged, lookups, misses, protections)

@@ -871,8 +871,7 @@ class Cycle(Generic[J]):
         pre = session._fact(preemptor)
         found = self._index.eligible(_action(action), pre, session._groups, session._now_ns)
         session._count(found.decisions, found.lookups, found.misses, found.protections)
-        jobs = self._index.jobs
-        return [jobs[index] for index in found.indices]
+        return list(map(self._index.jobs.__getitem__, found.indices))
 
     def select(self, action: Action | str, preemptor: JobLike, needed: float) -> Selection[J]:
         """:meth:`Session.select` over the running jobs: the cheapest eligible victims whose
