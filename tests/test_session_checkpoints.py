@@ -1,4 +1,5 @@
-"""Checkpoint-aware protection through the Session (BEHAVIOR.md §16 with §8-§12).
+"""Checkpoint-aware protection through the Session (docs/spec/beyond-min-runtime.md with
+docs/spec/filters.md to docs/spec/session.md).
 
 Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate``, ``stats``,
 ``unsaved_work`` and ``rank_victims`` with checkpoint graces, eviction budgets and per-job
@@ -1162,7 +1163,7 @@ def whole_victims(draw: st.DrawFn) -> tuple[Session, Action, Job, Job]:
         team = evolve(team, max_evictions=budget, eviction_window=MinRuntime.NEVER)
         job = evolve(job, evictions=draw(st.integers(budget, 3)))
     elif steer == "request" and start is not None:
-        elapsed = (now - start) * 60
+        elapsed = max(0, (now - start) * 60)  # a start in the future: any request outlasts it
         team = evolve(team, max_job_min_runtime=MinRuntime.NEVER)
         job = evolve(job, requested_min_runtime=MinRuntime(elapsed + draw(st.integers(1, 3600))))
     elif steer == "grace" and start is not None:

@@ -1,17 +1,17 @@
-"""Eligibility (BEHAVIOR.md section 8): may this victim, or part of it, be evicted at all.
+"""Eligibility (docs/spec/filters.md): may this victim, or part of it, be evicted at all.
 
-First the preemptor: one within its preemption delay (section 17, :mod:`minruntime._delay`)
-takes no victim (``PREEMPTOR_DELAYED``, :func:`preemptor_refusal`). Then the fundamentals, in
-order, the first that fails names the reason: not the preemptor itself (``SAME_JOB``); then what
-depends on the two queues alone (:func:`queue_refusal`): a queue in the tree
-(``UNKNOWN_VICTIM_QUEUE``), for preempt the preemptor's queue (``DIFFERENT_QUEUE``), for reclaim
-another queue (``SAME_QUEUE``); for preempt strictly lower priority (``NOT_LOWER_PRIORITY``);
-then what depends on the victim alone (its ``barrier``: non-preemptible, no active task,
-semi-preemptible with nothing above its core). Then the protection rule of
-:mod:`minruntime._protection`: ``NEVER`` for a never MR; ``DEFERRED`` for a semi-preemptible
-victim, and for an elastic one that is protected (only tasks above its minimum may go, which
-validation checks); ``PROTECTED``, ``EVICTION_BUDGET`` or ``CHECKPOINT_GRACE`` for any other
-protected victim; else ``ELIGIBLE``. The reasons that let a victim go are
+First the preemptor: one within its preemption delay
+(docs/spec/preemption-delay.md, :mod:`minruntime._delay`) takes no victim
+(``PREEMPTOR_DELAYED``, :func:`preemptor_refusal`). Then the fundamentals, in order, the first that
+fails names the reason: not the preemptor itself (``SAME_JOB``); then what depends on the two queues
+alone (:func:`queue_refusal`): a queue in the tree (``UNKNOWN_VICTIM_QUEUE``), for preempt the
+preemptor's queue (``DIFFERENT_QUEUE``), for reclaim another queue (``SAME_QUEUE``); for preempt
+strictly lower priority (``NOT_LOWER_PRIORITY``); then what depends on the victim alone (its
+``barrier``: non-preemptible, no active task, semi-preemptible with nothing above its core). Then
+the protection rule of :mod:`minruntime._protection`: ``NEVER`` for a never MR; ``DEFERRED`` for a
+semi-preemptible victim, and for an elastic one that is protected (only tasks above its minimum may
+go, which validation checks); ``PROTECTED``, ``EVICTION_BUDGET`` or ``CHECKPOINT_GRACE`` for any
+other protected victim; else ``ELIGIBLE``. The reasons that let a victim go are
 :data:`~minruntime.decisions.ALLOWED`.
 
 Victims in one queue share their min-runtime and settings for a given preemptor: a

@@ -3,11 +3,11 @@
 What every decision needs to know about a victim and that does not depend on the preemptor or
 on ``now``: its effective preemptibility (explicit, else the legacy priority rule of
 :func:`~minruntime.preemptibility.legacy_preemptibility`), its active tasks, whether it is
-elastic (BEHAVIOR.md sections 6 and 18) and whether anything of it could go at all, its start
-time (integer nanoseconds, the engine's one time encoding), and its section 16 inputs. A
-session computes them once per job, for a whole batch in one loop, and keeps them in one form: the
-columns of a :class:`FactsTable`. :class:`JobFacts` is the one small accessor that reads one row
-of those columns for the paths that ask about one victim; it holds nothing of its own.
+elastic (docs/spec/jobs.md and docs/spec/sub-group-trees.md) and whether anything of it could go at
+all, its start time (integer nanoseconds, the engine's one time encoding), and its section 16
+inputs. A session computes them once per job, for a whole batch in one loop, and keeps them in one
+form: the columns of a :class:`FactsTable`. :class:`JobFacts` is the one small accessor that reads
+one row of those columns for the paths that ask about one victim; it holds nothing of its own.
 """
 
 from __future__ import annotations
@@ -335,7 +335,8 @@ class FactsTable:
 
 
 ELASTIC: Final = 1
-"""A flag of :attr:`FactsTable.flags`: the job is elastic (BEHAVIOR.md sections 6 and 18)."""
+"""A flag of :attr:`FactsTable.flags`: the job is elastic (docs/spec/jobs.md and
+docs/spec/sub-group-trees.md)."""
 SEMI: Final = 2
 """A flag of :attr:`FactsTable.flags`: the job is semi-preemptible (its core is never evicted)."""
 SURPLUS: Final = 4
@@ -355,7 +356,8 @@ class JobFacts:
         start_ns: its start time in nanoseconds since the epoch, or ``None``.
         barrier: see :class:`FactsTable`.
         elastic: some pod set has ``min_available`` below its number of tasks (any status), or
-            some set of its sub-group tree needs fewer children than it has (section 18).
+            some set of its sub-group tree needs fewer children than it has
+            (docs/spec/sub-group-trees.md).
         semi: it is semi-preemptible (its core is never evicted).
         preemptibility, preemptibility_source: effective preemptibility and what decided it.
         active_count: active tasks over all pod sets.
@@ -459,8 +461,8 @@ class JobFacts:
         return self.shape.pod_sets
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
-        """Its core (section 18, which for a job without a tree is section 7's: the first
-        ``min_available`` active tasks of each pod set), in listing order."""
+        """Its core (docs/spec/sub-group-trees.md, which for a job without a tree is section 7's:
+        the first ``min_available`` active tasks of each pod set), in listing order."""
         return tuple(self.shape.split()[0])
 
     def surplus_tasks(self) -> tuple[TaskLike, ...]:
