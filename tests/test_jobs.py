@@ -29,6 +29,7 @@ from minruntime import (
     TaskStatus,
 )
 from minruntime._facts import JobFacts
+from minruntime._time import from_ns
 from minruntime.jobs import (
     ACTIVE_STATUSES,
     ALLOCATED_STATUSES,
@@ -410,12 +411,12 @@ def test_job_facts_copy_identity_fields_and_start() -> None:
     facts = JobFacts.of(job)
     assert (facts.job, facts.id, facts.queue, facts.priority) == (job, "j", "team", 75)
     assert facts.start_ns == 90 * 10**9
-    assert facts.start == datetime(1970, 1, 1, 0, 1, 30, tzinfo=UTC)
+    assert from_ns(facts.start_ns) == datetime(1970, 1, 1, 0, 1, 30, tzinfo=UTC)
 
 
 def test_job_facts_of_a_job_that_never_started() -> None:
     facts = JobFacts.of(Job("j", "q"))
-    assert (facts.start_ns, facts.start) == (None, None)
+    assert facts.start_ns is None
 
 
 def test_job_facts_start_ns_is_exact_for_a_datetime_with_microseconds() -> None:
@@ -619,7 +620,7 @@ def summary(facts: JobFacts) -> tuple[object, ...]:
         facts.queue,
         facts.priority,
         facts.start_ns,
-        facts.start,
+        None if facts.start_ns is None else from_ns(facts.start_ns),
         facts.preemptibility,
         facts.preemptibility_source,
         facts.elastic,
@@ -753,7 +754,7 @@ def test_a_jobs_facts_are_computed_once_per_session_and_follow_the_threshold() -
     job = Job("j", "q", priority=99, pod_sets=[PodSet(tasks=[Task("t")])])
     session = Session(QueueTree([Queue("q")]), Config(), now=0)
     first = session._fact(job)
-    assert session._fact(job) is first
+    assert (session._fact(job).table, session._fact(job).row) == (first.table, first.row)
     assert first.preemptibility is Preemptibility.PREEMPTIBLE
     stricter = Session(QueueTree([Queue("q")]), Config(), now=0, legacy_priority_threshold=50)
     assert stricter._fact(job).preemptibility is Preemptibility.NON_PREEMPTIBLE
