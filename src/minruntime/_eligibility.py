@@ -69,7 +69,10 @@ class Resolves(Protocol):
     """What the rule asks of a resolver (:class:`~minruntime._resolution.Resolver`)."""
 
     misses: int
-    has_protections: bool
+
+    @property
+    def has_protections(self) -> bool:
+        """Whether any section 16 setting is set anywhere (else the settings are all off)."""
 
     def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
         """The MR of ``action`` for a victim in ``victim_queue``."""
