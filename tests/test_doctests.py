@@ -12,7 +12,7 @@ import minruntime
 
 MODULES = sorted(
     ["minruntime"]
-    + [f"minruntime.{info.name}" for info in pkgutil.iter_modules(minruntime.__path__)]
+    + [info.name for info in pkgutil.walk_packages(minruntime.__path__, prefix="minruntime.")]
 )
 
 

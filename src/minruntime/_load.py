@@ -23,7 +23,7 @@ turn it into their own error naming the file.
 Traceback (most recent call last):
 ...
 minruntime._load.OutOfBounds: nested deeper than 100 levels
->>> load_json('{"kind": "Queue",\n "kind": "Pod"}')
+>>> load_json('{"kind": "Queue",\\n "kind": "Pod"}')
 Traceback (most recent call last):
 ...
 minruntime._load.DocumentError: duplicate key 'kind' at line 2 (a mapping holds each key once)
@@ -34,8 +34,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from json.decoder import scanstring
-from typing import Any, Final
+from typing import Any, Final, cast
 
 __all__ = [
     "MAX_DEPTH",
@@ -136,7 +135,8 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _duplicate_line(text: str, key: str) -> int | None:
     """The line of the first repeated key ``key`` in (valid) JSON text: a walk of its
     structure, on the error path only (it costs a Python loop over the text)."""
-    scan = json.JSONDecoder().scan_once
+    scan = cast(Any, json.JSONDecoder()).scan_once
+    scanstring = cast(Any, json.decoder).scanstring
     stack: list[set[str] | None] = []  # per open container: the keys of an object, or None
     i, n = 0, len(text)
     while i < n:

@@ -229,13 +229,14 @@ class InvalidSnapshot(MinRuntimeError, ValueError):
     >>> from minruntime import InvalidSnapshot
     >>> from minruntime.kube import read_snapshot
     >>> try:
-    ...     read_snapshot([{"apiVersion": "v1", "kind": "Pod", "metadata": {"namespace": "ml"}}],
+    ...     read_snapshot([{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"namespace": "ml"}, "spec": {"queue": "q"}}],
     ...                   strict=True)
     ... except InvalidSnapshot as error:
     ...     print(error)
     the snapshot has 2 problems (strict reading):
-      - Pod/ml/<unnamed> metadata.name: missing (required); left out
       - no scheduler config or SchedulingShard in the snapshot; using the defaults
+      - PodGroup/ml/<unnamed> metadata.name: missing (required); left out
     """
 
     def __init__(self, problems: Iterable[Any], *, origin: str | None = None) -> None:

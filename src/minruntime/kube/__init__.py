@@ -47,7 +47,7 @@ from minruntime.kube._annotations import (
     REQUESTED_MIN_RUNTIME_ANNOTATION,
 )
 from minruntime.kube._archive import load_snapshot_archive
-from minruntime.kube._fields import object_name as _name  # kept for minruntime.cli
+from minruntime.kube._fields import object_name as _name  # noqa: F401 (minruntime.cli)
 from minruntime.kube._loading import load_objects
 from minruntime.kube._pods import (
     POD_GROUP_ANNOTATION,

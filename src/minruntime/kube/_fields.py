@@ -141,8 +141,7 @@ def string_entries(obj: Object, path: str, problems: list[Problem] | None) -> di
                 ProblemKind.IGNORED,
                 obj,
                 field,
-                f"{object_name(obj)} {field}: expected a string, got {shown(value)[:60]}; "
-                "ignored",
+                f"{object_name(obj)} {field}: expected a string, got {shown(value)[:60]}; ignored",
             )
         )
     return kept

@@ -139,6 +139,13 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Any]:
     objects = list(flatten(documents, origin))
     if all(document is None for document in documents):
         raise _empty(origin)
+    if objects and not any(isinstance(obj, Mapping) for obj in objects):
+        first = objects[0]
+        raise InvalidObject(
+            f"{origin}: expected Kubernetes objects, found {type(first).__name__} "
+            f"{shown(first)[:60]}",
+            object=origin,
+        )
     return objects
 
 

@@ -27,7 +27,9 @@ _DEDUPLICATED_KINDS: Final = frozenset({"Queue", "PodGroup", "Pod", "PriorityCla
 
 def _left_out(obj: Object, field: str, message: str, problems: list[Problem]) -> bool:
     problems.append(
-        _problem(ProblemKind.LEFT_OUT, obj, field, f"{object_name(obj)} {field}: {message}; left out")
+        _problem(
+            ProblemKind.LEFT_OUT, obj, field, f"{object_name(obj)} {field}: {message}; left out"
+        )
     )
     return False
 

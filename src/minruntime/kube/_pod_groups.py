@@ -17,10 +17,25 @@ from typing import Any, Final, NamedTuple
 from minruntime._text import shown
 from minruntime._tree import TreeError, link
 from minruntime.errors import InvalidObject, MinRuntimeError
-from minruntime.jobs import DEFAULT_POD_SET, DEFAULT_PRIORITY, Job, JobInputs, PodSet, SubGroup, Task
+from minruntime.jobs import (
+    DEFAULT_POD_SET,
+    DEFAULT_PRIORITY,
+    Job,
+    JobInputs,
+    PodSet,
+    SubGroup,
+    Task,
+)
 from minruntime.kube._annotations import checkpoint_inputs, delay_inputs, start_time
-from minruntime.kube._fields import INT32_MAX, INT32_MIN, Object, get, lenient, object_name
-from minruntime.kube._fields import string_entries
+from minruntime.kube._fields import (
+    INT32_MAX,
+    INT32_MIN,
+    Object,
+    get,
+    lenient,
+    object_name,
+    string_entries,
+)
 from minruntime.kube._pods import SUBGROUP_LABEL, PodRecord, owners
 from minruntime.kube._problems import Problem, ProblemKind, _clipped, _problem
 from minruntime.preemptibility import (
@@ -253,13 +268,16 @@ def read_job(
                     f"{fallback}",
                 )
             )
-        priority = reading.global_default if reading.global_default is not None else DEFAULT_PRIORITY
+        priority = (
+            reading.global_default if reading.global_default is not None else DEFAULT_PRIORITY
+        )
 
     tasks: dict[str, list[Task]] = {pod_set: [] for pod_set, _, _ in tree.pod_sets}
     set_names = {node.name for node in tree.sets}
     left_out: list[str] = []
     kept: list[PodRecord] = []
     for pod in members:
+        own.extend(pod.problems)
         sub_group = pod.sub_group or DEFAULT_POD_SET
         pod_set = tasks.get(sub_group)
         if pod_set is None:
@@ -287,7 +305,9 @@ def read_job(
         pod_set.append(Task(pod.name, pod.status, weight=pod.weight))
         kept.append(pod)
     if left_out:
-        shown_pods = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
+        shown_pods = ", ".join(left_out[:5]) + (
+            f" and {len(left_out) - 5} more" if len(left_out) > 5 else ""
+        )
         own.append(
             _problem(
                 ProblemKind.INCOMPLETE,
@@ -318,7 +338,9 @@ def read_job(
     legacy = determined.source is PreemptibilitySource.LEGACY_PRIORITY  # its last warning says so
     own.extend(
         _problem(
-            ProblemKind.ASSUMED if legacy and i == len(determined.warnings) - 1 else ProblemKind.IGNORED,
+            ProblemKind.ASSUMED
+            if legacy and i == len(determined.warnings) - 1
+            else ProblemKind.IGNORED,
             group,
             None,
             f"{where}: {warning}",

@@ -69,6 +69,8 @@ class PodRecord(NamedTuple):
     labels: Mapping[str, str]
     annotations: Mapping[str, str]
     obj: Object
+    problems: tuple[Problem, ...] = ()
+    """What reading the pod ignored: its job carries them."""
 
 
 def pod_task_status(obj: Object) -> TaskStatus:
@@ -207,7 +209,7 @@ def read_pod(
         annotations = metadata.get("annotations") or {}
         group = annotations.get(POD_GROUP_ANNOTATION)
         if not group:
-            if type(annotations) is dict and group is None or group == "":
+            if (type(annotations) is dict and group is None) or group == "":
                 return None
             raise _Irregular
         name = metadata["name"]
@@ -255,7 +257,12 @@ def read_pod(
             pod,
         )
     except (_Irregular, KeyError, TypeError, AttributeError):
-        return _read_pod_carefully(pod, times, strict, problems)
+        own: list[Problem] = []
+        record = _read_pod_carefully(pod, times, strict, own)
+        if record is None or record.group == "":
+            problems.extend(own)
+            return None
+        return record._replace(problems=tuple(own))
 
 
 class _Irregular(Exception):

@@ -97,13 +97,14 @@ class Problem:
     >>> from minruntime.kube import read_snapshot
     >>> snapshot = read_snapshot([
     ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
-    ...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"namespace": "ml"}},
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"namespace": "ml"}, "spec": {"queue": "q"}},
     ... ])
-    >>> problem = snapshot.problems[0]
+    >>> [problem] = [p for p in snapshot.problems if p.kind is ProblemKind.LEFT_OUT]
     >>> problem.kind, str(problem.object), problem.field
-    (<ProblemKind.LEFT_OUT: 'left out'>, 'Pod/ml/<unnamed>', 'metadata.name')
+    (<ProblemKind.LEFT_OUT: 'left out'>, 'PodGroup/ml/<unnamed>', 'metadata.name')
     >>> print(problem)
-    Pod/ml/<unnamed> metadata.name: missing (required); left out
+    PodGroup/ml/<unnamed> metadata.name: missing (required); left out
     """
 
     kind: ProblemKind

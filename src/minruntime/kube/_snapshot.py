@@ -372,6 +372,7 @@ def read_snapshot(
     for record in records:
         key = (record.namespace, record.group)
         if key not in group_keys:
+            problems.extend(record.problems)
             problems.append(
                 _problem(
                     ProblemKind.LEFT_OUT,
@@ -398,20 +399,20 @@ def read_snapshot(
     )
     jobs: list[SnapshotJob] = []
     for group in sorted(groups, key=_group_order):
-        read = read_job(group, members.get(_group_order(group), ()), reading, problems)
-        if read is None:
+        job = read_job(group, members.get(_group_order(group), ()), reading, problems)
+        if job is None:
             continue
-        if read.job.queue not in tree:
+        if job.job.queue not in tree:
             problems.append(
                 _problem(
                     ProblemKind.ASSUMED,
                     group,
                     "spec.queue",
-                    f"PodGroup/{read.job.id}: queue {read.job.queue!r} is not in the snapshot; "
+                    f"PodGroup/{job.job.id}: queue {job.job.queue!r} is not in the snapshot; "
                     "its decisions say the victim's queue is unknown",
                 )
             )
-        jobs.append(SnapshotJob(**read._asdict()))
+        jobs.append(SnapshotJob(**job._asdict()))
     snapshot = Snapshot(
         tree=tree,
         config=config,
@@ -443,5 +444,3 @@ def _group_order(group: Object) -> tuple[str, str]:
         namespace if isinstance(namespace, str) else "",
         name if isinstance(name, str) else "",
     )
-
-
