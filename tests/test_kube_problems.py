@@ -134,7 +134,7 @@ def test_strict_reading_refuses_every_problem_at_once() -> None:
 
 
 def test_strict_reading_of_a_clean_snapshot_is_the_snapshot() -> None:
-    objects = [
+    objects: list[JSON] = [
         {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
         {
             "apiVersion": "v1",
