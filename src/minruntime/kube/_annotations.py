@@ -15,8 +15,8 @@ from typing import Any, Final
 from minruntime._text import shown
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp
-from minruntime.kube._fields import Object, get, object_name
-from minruntime.kube._problems import Problem, ProblemKind, _problem
+from minruntime.kube._fields import Object, get
+from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _problem
 from minruntime.preemptibility import Owner
 from minruntime.starttime import START_TIME_ANNOTATION, parse_rfc3339, parse_start_time
 
@@ -49,38 +49,39 @@ PREEMPTION_DELAY_ANNOTATION: Final = "kai.scheduler/preemption-delay"
 PodGroup's ``spec.preemptionDelay`` does not give one."""
 LAST_EVICTION_ANNOTATION: Final = "kai.scheduler/last-eviction-timestamp"
 """PodGroup annotation: when the scheduler last evicted the job (RFC 3339)."""
+_START_FIELD: Final = f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
 
 
 def _unreadable(
-    group: Object, field: str, message: str, strict: bool, problems: list[Problem]
+    ref: ObjectRef, field: str, message: str, strict: bool, problems: list[Problem]
 ) -> None:
     """A PodGroup input that cannot be read: an error naming the object and the field when
     ``strict``, else a problem, and the value is ignored."""
-    where = object_name(group)
+    where = str(ref)
     if strict:
         raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
     problems.append(
-        _problem(ProblemKind.IGNORED, group, field, f"{where} {field}: {message}; ignored")
+        _problem(ProblemKind.IGNORED, ref, field, f"{where} {field}: {message}; ignored")
     )
 
 
 def _after_now(
-    group: Object, field: str, moment: datetime, now: datetime | None, problems: list[Problem]
+    ref: ObjectRef, field: str, moment: datetime, now: datetime | None, problems: list[Problem]
 ) -> None:
     if now is not None and moment > now:
         problems.append(
             _problem(
                 ProblemKind.SUSPECT,
-                group,
+                ref,
                 field,
-                f"{object_name(group)} {field}: {moment.isoformat()} is after now "
+                f"{ref} {field}: {moment.isoformat()} is after now "
                 f"({now.isoformat()}); used as given (a clock skew, or a wrong --now?)",
             )
         )
 
 
 def start_time(
-    group: Object,
+    ref: ObjectRef,
     annotations: Mapping[str, str],
     *,
     strict: bool,
@@ -89,28 +90,33 @@ def start_time(
 ) -> datetime | None:
     """The start time (``kai.scheduler/last-start-timestamp``): unparseable, none with a
     problem (or an error when ``strict``); after ``now``, used with a problem."""
-    field = f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
-    where = object_name(group)
+    text = annotations.get(START_TIME_ANNOTATION)
+    if not text:
+        return None
+    field = _START_FIELD
+    where = str(ref)
     try:
-        start = parse_start_time(
-            annotations.get(START_TIME_ANNOTATION), strict=strict, origin=f"{where} {field}"
-        )
+        start = parse_start_time(text, strict=strict, origin=f"{where} {field}")
     except InvalidTimestamp as error:
         raise InvalidObject(str(error), object=where, field=field) from None
-    problems.extend(_problem(ProblemKind.IGNORED, group, field, text) for text in start.warnings)
+    problems.extend(
+        _problem(ProblemKind.IGNORED, ref, field, warning) for warning in start.warnings
+    )
     if start.value is not None:
-        _after_now(group, field, start.value, now, problems)
+        _after_now(ref, field, start.value, now, problems)
     return start.value
 
 
 def checkpoint_inputs(
-    group: Object, annotations: Mapping[str, str], strict: bool, problems: list[Problem]
+    ref: ObjectRef, annotations: Mapping[str, str], strict: bool, problems: list[Problem]
 ) -> dict[str, Any]:
     """The checkpoint inputs (``docs/spec/beyond-min-runtime.md``) from PodGroup annotations."""
     inputs: dict[str, Any] = {}
+    if not any(isinstance(key, str) and key.startswith("minruntime/") for key in annotations):
+        return inputs
 
     def unreadable(key: str, message: str) -> None:
-        _unreadable(group, f"metadata.annotations[{key!r}]", message, strict, problems)
+        _unreadable(ref, f"metadata.annotations[{key!r}]", message, strict, problems)
 
     text = annotations.get(LAST_CHECKPOINT_ANNOTATION)
     if text:
@@ -153,6 +159,7 @@ def checkpoint_inputs(
 
 def delay_inputs(
     group: Object,
+    ref: ObjectRef,
     annotations: Mapping[str, str],
     owners: Sequence[Owner],
     pod_annotations: Mapping[str, str] | None,
@@ -169,7 +176,7 @@ def delay_inputs(
     inputs: dict[str, Any] = {}
 
     def unreadable(field: str, message: str) -> None:
-        _unreadable(group, field, message, strict, problems)
+        _unreadable(ref, field, message, strict, problems)
 
     sources: list[tuple[str, object]] = [
         ("spec.preemptionDelay", get(group, "spec.preemptionDelay", object))
@@ -210,5 +217,5 @@ def delay_inputs(
             unreadable(field, str(error))
             continue
         if name == "last_eviction":
-            _after_now(group, field, inputs[name], now, problems)
+            _after_now(ref, field, inputs[name], now, problems)
     return inputs

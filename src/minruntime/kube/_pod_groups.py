@@ -37,7 +37,7 @@ from minruntime.kube._fields import (
     string_entries,
 )
 from minruntime.kube._pods import SUBGROUP_LABEL, PodRecord, owners
-from minruntime.kube._problems import Problem, ProblemKind, _clipped, _problem
+from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _clipped, _problem
 from minruntime.preemptibility import (
     PREEMPTIBILITY_KEY,
     Owner,
@@ -237,19 +237,29 @@ def read_job(
     """A PodGroup and its pods (in canonical order) as a job; ``None`` when the PodGroup
     cannot be read (left out, with a problem on ``problems``)."""
     own: list[Problem] = []
+    shape = _plain_shape(group)
     try:
-        namespace = get(group, "metadata.namespace", str, default="")
-        name = get(group, "metadata.name", str, required=True)
-        queue = get(group, "spec.queue", str, required=True)
-        tree = sub_group_tree(group, own)
+        if shape is None:
+            shape = (
+                get(group, "metadata.namespace", str, default=""),
+                get(group, "metadata.name", str, required=True),
+                get(group, "spec.queue", str, required=True),
+                sub_group_tree(group, own),
+            )
     except InvalidObject as error:
         dropped = f"; its {len(members)} pods are left out with it" if members else ""
         problems.append(
             _problem(ProblemKind.LEFT_OUT, group, error.field, f"{error}; left out{dropped}")
         )
         return None
-    where = object_name(group)
-    class_name = lenient(own, group, "spec.priorityClassName", str)
+    namespace, name, queue, tree = shape
+    ref = ObjectRef.of(group)
+    where = str(ref)
+    metadata: Any = group["metadata"]
+    spec: Any = group.get("spec")
+    class_name = spec.get("priorityClassName") if type(spec) is dict else None
+    if class_name is not None and type(class_name) is not str:
+        class_name = lenient(own, group, "spec.priorityClassName", str)
     if class_name is not None and class_name in reading.classes:
         priority = reading.classes[class_name]
     else:
@@ -262,7 +272,7 @@ def read_job(
             own.append(
                 _problem(
                     ProblemKind.ASSUMED,
-                    group,
+                    ref,
                     "spec.priorityClassName",
                     f"{where}: PriorityClass {class_name!r} is not in the snapshot; using the "
                     f"{fallback}",
@@ -311,15 +321,19 @@ def read_job(
         own.append(
             _problem(
                 ProblemKind.INCOMPLETE,
-                group,
+                ref,
                 None,
                 f"{where}: read without {len(left_out)} of its pods ({shown_pods}), left out: "
                 "its answers are for the pods that are read",
             )
         )
 
-    annotations = string_entries(group, "metadata.annotations", own)
-    labels = string_entries(group, "metadata.labels", own)
+    annotations = _plain_strings(metadata, "annotations")
+    if annotations is None:
+        annotations = string_entries(group, "metadata.annotations", own)
+    labels = _plain_strings(metadata, "labels")
+    if labels is None:
+        labels = string_entries(group, "metadata.labels", own)
     first = kept[0] if kept else None
     own.extend(_conflicting_preemptibility(group, kept))
     chain = owners(first.obj, reading.by_uid, own) if first is not None else []
@@ -328,7 +342,7 @@ def read_job(
     )
     determined = determine_preemptibility(
         priority=priority,
-        explicit=lenient(own, group, "spec.preemptibility", str),
+        explicit=_explicit(group, spec, own),
         owners=chain,
         pod_labels=first.labels if first is not None else None,
         pod_annotations=first.annotations if first is not None else None,
@@ -347,13 +361,12 @@ def read_job(
         )
         for i, warning in enumerate(determined.warnings)
     )
-    start = start_time(
-        group, annotations, strict=reading.strict_times, now=reading.now, problems=own
-    )
-    inputs = checkpoint_inputs(group, annotations, reading.strict_times, own)
+    start = start_time(ref, annotations, strict=reading.strict_times, now=reading.now, problems=own)
+    inputs = checkpoint_inputs(ref, annotations, reading.strict_times, own)
     inputs.update(
         delay_inputs(
             group,
+            ref,
             annotations,
             chain,
             first.annotations if first is not None else None,
@@ -381,11 +394,55 @@ def read_job(
             min_sub_group=tree.min_sub_group,
         )
     except MinRuntimeError as error:  # e.g. two pods of one name
-        problems.append(_problem(ProblemKind.LEFT_OUT, group, None, f"{where}: {error}; left out"))
+        problems.append(_problem(ProblemKind.LEFT_OUT, ref, None, f"{where}: {error}; left out"))
         return None
     return ReadJob(
         job, namespace, name, class_name, determined, tuple(own), tuple(left_out), core_pods
     )
+
+
+def _plain_shape(group: Object) -> tuple[str, str, str, Tree] | None:
+    """A well-formed PodGroup without sub-groups, read by direct look-ups: (namespace, name,
+    queue, its one-pod-set tree); ``None`` for anything else (the careful path reads it)."""
+    try:
+        metadata = group["metadata"]
+        spec = group["spec"]
+        name = metadata["name"]
+        namespace = metadata.get("namespace", "")
+        queue = spec["queue"]
+        minimum = spec.get("minMember", 1)
+        if (
+            type(name) is str
+            and name
+            and type(namespace) is str
+            and type(queue) is str
+            and queue
+            and type(minimum) is int
+            and 0 <= minimum <= INT32_MAX
+            and "subGroups" not in spec
+            and "minSubGroup" not in spec
+        ):
+            return namespace, name, queue, Tree([(DEFAULT_POD_SET, minimum, None)], [], None)
+    except (KeyError, TypeError, AttributeError):
+        pass
+    return None
+
+
+def _plain_strings(metadata: Any, key: str) -> Mapping[str, str] | None:
+    """Labels or annotations that are all strings, as they are; ``None`` otherwise."""
+    value = metadata.get(key) if type(metadata) is dict else None
+    if value is None and type(metadata) is dict:
+        return {}
+    if type(value) is dict and all(type(k) is str and type(v) is str for k, v in value.items()):
+        return value
+    return None
+
+
+def _explicit(group: Object, spec: Any, problems: list[Problem]) -> str | None:
+    value = spec.get("preemptibility") if type(spec) is dict else None
+    if value is None or type(value) is str:
+        return value
+    return lenient(problems, group, "spec.preemptibility", str)  # type: ignore[no-any-return]
 
 
 def _core_pods(group: Object, problems: list[Problem]) -> tuple[str, ...] | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any, Final, NamedTuple
 
 from minruntime._text import shown
@@ -52,7 +51,6 @@ _PHASES: Final = {
     "Failed": TaskStatus.FAILED,
     "Unknown": TaskStatus.UNKNOWN,
 }
-_CANONICAL_TIME: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 
 
 class PodRecord(NamedTuple):
@@ -188,11 +186,8 @@ def creation_ns(text: object, times: dict[object, int | None]) -> int | None:
     except KeyError:
         pass
     try:
-        if _CANONICAL_TIME.fullmatch(text):  # what kubectl prints: the fast parser agrees
-            value: int | None = to_ns(datetime.fromisoformat(text), "creationTimestamp")
-        else:
-            value = to_ns(parse_rfc3339(text), "metadata.creationTimestamp")
-    except (InvalidTimestamp, ValueError):
+        value: int | None = to_ns(parse_rfc3339(text), "metadata.creationTimestamp")
+    except InvalidTimestamp:
         value = None
     times[text] = value
     return value

@@ -268,7 +268,7 @@ def read_snapshot(
     problems: list[Problem] = []
     flat: list[Object] = []
     ours = 0
-    for obj in flatten(list(objects), "snapshot", problems):
+    for obj in _objects(objects, problems):
         kind = obj.get("kind")
         if kind in READ_KINDS or (isinstance(kind, str) and kind.lower() in _LOWER_KINDS):
             ours += 1
@@ -427,6 +427,18 @@ def read_snapshot(
 
 
 _LOWER_KINDS = frozenset(kind.lower() for kind in READ_KINDS)
+
+
+def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object]:
+    """The objects, ``List`` objects and arrays flattened: an object as ``load_objects``
+    returns it is passed on as it is; anything else goes through :func:`flatten`."""
+    for obj in objects:
+        if type(obj) is dict:
+            kind = obj.get("kind")
+            if not (type(kind) is str and kind[-4:].lower() == "list" and "items" in obj):
+                yield obj
+                continue
+        yield from flatten(obj, "snapshot", problems)
 
 
 def _group(obj: Object) -> str:
