@@ -25,7 +25,6 @@ import json
 import os
 import platform
 import random
-import sys
 import tempfile
 import time
 import tracemalloc
@@ -73,13 +72,13 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
             }
         )
     leaves = leaves or [items[0]["metadata"]["name"]]
-    for name, value in CLASSES.items():
+    for name, priority in CLASSES.items():
         items.append(
             {
                 "apiVersion": "scheduling.k8s.io/v1",
                 "kind": "PriorityClass",
                 "metadata": {"name": name},
-                "value": value,
+                "value": priority,
             }
         )
     arguments = {"defaultPreemptMinRuntime": "5m", "defaultReclaimMinRuntime": "15m"}
@@ -102,16 +101,18 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
         owner = [{"kind": "PyTorchJob", "name": name, "uid": f"o-{g}", "controller": True}]
         annotations = {}
         if running:
-            annotations["kai.scheduler/last-start-timestamp"] = _stamp(created + timedelta(minutes=2))
-        spec: dict[str, Any] = {
+            annotations["kai.scheduler/last-start-timestamp"] = _stamp(
+                created + timedelta(minutes=2)
+            )
+        group_spec: dict[str, Any] = {
             "queue": rng.choice(leaves),
             "minMember": size,
             "priorityClassName": rng.choice(list(CLASSES)),
         }
         split = size >= 2 and rng.random() < 0.05
         if split:
-            spec.pop("minMember")
-            spec["subGroups"] = [
+            group_spec.pop("minMember")
+            group_spec["subGroups"] = [
                 {"name": "leader", "minMember": 1},
                 {"name": "workers", "minMember": size - 1},
             ]
@@ -128,7 +129,7 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
                     "annotations": annotations,
                     "ownerReferences": owner,
                 },
-                "spec": spec,
+                "spec": group_spec,
                 "status": {"phase": "Running" if running else "Pending"},
             }
         )
@@ -220,7 +221,10 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
                 return read_snapshot(load_objects(handle.read(), origin=path), now=NOW)
 
         snapshot = reader()
-        assert isinstance(snapshot, type(read_snapshot([{"kind": "PriorityClass", "metadata": {"name": "x"}, "value": 1}])))
+        assert isinstance(
+            snapshot,
+            type(read_snapshot([{"kind": "PriorityClass", "metadata": {"name": "x"}, "value": 1}])),
+        )
         read = {
             "jobs": len(snapshot.jobs),
             "tasks": sum(job.task_count for job in snapshot.jobs),
@@ -302,4 +306,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
