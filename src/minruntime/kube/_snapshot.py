@@ -3,6 +3,7 @@ re-exported by the package)."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
@@ -385,7 +386,7 @@ def read_snapshot(
             continue
         members.setdefault(key, []).append(record)
     for listed in members.values():
-        listed.sort()  # by PodRecord.order: nothing below depends on the order of the input
+        listed.sort(key=_ORDER)  # nothing below depends on the order of the input
 
     reading = JobReading(
         classes=classes,
@@ -427,6 +428,7 @@ def read_snapshot(
 
 
 _LOWER_KINDS = frozenset(kind.lower() for kind in READ_KINDS)
+_ORDER = operator.attrgetter("order")
 
 
 def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object]:
