@@ -198,7 +198,8 @@ def test_a_stamp_at_now_or_without_now_is_not_a_problem() -> None:
 def test_core_pods_from_the_status_are_read_onto_the_job() -> None:
     objects = group_with({})
     objects[1]["status"] = {"schedulingState": {"corePods": ["train-1", "train-0"]}}
-    assert read_snapshot(objects).jobs[0].core_pods == ("train-1", "train-0")
+    (job,) = read_snapshot(objects).jobs
+    assert (job.core_pods, job.job.core_pods) == (("train-1", "train-0"), ("train-1", "train-0"))
     objects[1]["status"] = {"schedulingState": {"corePods": "train-0"}}
     (job,) = read_snapshot(objects).jobs
     assert job.core_pods is None

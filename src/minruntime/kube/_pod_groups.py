@@ -392,6 +392,7 @@ def read_job(
             inputs=JobInputs(**inputs) if inputs else None,
             sub_groups=tree.sets,
             min_sub_group=tree.min_sub_group,
+            core_pods=core_pods,
         )
     except MinRuntimeError as error:  # e.g. two pods of one name
         problems.append(_problem(ProblemKind.LEFT_OUT, ref, None, f"{where}: {error}; left out"))
