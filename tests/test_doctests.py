@@ -9,10 +9,15 @@ import pkgutil
 import pytest
 
 import minruntime
+import minruntime.kube
 
 MODULES = sorted(
     ["minruntime"]
     + [f"minruntime.{info.name}" for info in pkgutil.iter_modules(minruntime.__path__)]
+    + [
+        info.name
+        for info in pkgutil.iter_modules(minruntime.kube.__path__, prefix="minruntime.kube.")
+    ]
 )
 
 

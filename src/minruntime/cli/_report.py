@@ -10,14 +10,15 @@ the queues' min-runtimes :meth:`~minruntime.Session.resolve`. The renderers (``_
 
 >>> from datetime import UTC
 >>> from minruntime.kube import read_snapshot
->>> report = build_report(read_snapshot([]), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+>>> one_queue = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+...               "metadata": {"name": "q"}}]  # empty input is an error: a cluster of one queue
+>>> report = build_report(read_snapshot(one_queue), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
 >>> report.jobs, report.plans, report.retry_at
 ((), (), None)
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
@@ -252,20 +253,15 @@ def warnings_of(snapshot: Snapshot) -> tuple[str, ...]:
     return tuple(warnings)
 
 
-_LEFT_OUT: Final = re.compile(
-    r": (an object without a kind|apiVersion .* is not the scheduler's \(.*\)); ignored$"
-)
-"""The reader's warnings about an object it left out whole (until it counts them itself)."""
-
-
 def left_out(snapshot: Snapshot) -> int:
-    """How many objects the reader left out: its warnings that say so.
+    """How many objects the reader left out (its problems of kind ``LEFT_OUT``).
 
     >>> from minruntime.kube import read_snapshot
-    >>> left_out(read_snapshot([{"metadata": {"name": "stray"}}]))
+    >>> left_out(read_snapshot([{"metadata": {"name": "stray"}}, {"kind": "PriorityClass",
+    ...                          "metadata": {"name": "p"}, "value": 1}]))
     1
     """
-    return sum(1 for warning in snapshot.warnings if _LEFT_OUT.search(warning))
+    return snapshot.left_out
 
 
 def preemptor_entry(preemptor: SnapshotJob | Job) -> PreemptorEntry:
