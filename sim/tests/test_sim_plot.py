@@ -154,10 +154,17 @@ def test_settings_with_near_equal_figures_stay_apart() -> None:
     figure = plot_figure(near, title="synthetic")
 
     check_readable(figure)
-    centres = sorted(
-        {round(float(y), 3) for line in figure.axes[0].lines for _, y in line.get_xydata()}
-    )
-    assert len(centres) >= 3  # three rows of markers, none shared
+    means = [
+        (round(float(x), 3), float(y))
+        for line in figure.axes[0].lines
+        if line.get_marker() == "D"
+        for x, y in line.get_xydata()
+    ]
+    assert [x for x, _ in means] == [
+        round(summary.metrics.lost_gpu_hours, 3) for summary in near
+    ]
+    assert means[0][0] == means[1][0]  # the same figures...
+    assert means[0][1] < means[1][1] < means[2][1]  # ...on rows of their own
 
 
 def test_a_replicated_sweep_plots_readably_and_writes_png_and_svg(tmp_path: Path) -> None:
