@@ -371,6 +371,23 @@ def test_plot_without_matplotlib_fails_before_anything_runs(
     assert not (tmp_path / "p.png").exists()
 
 
+@pytest.mark.parametrize(("name", "got"), [("plot.xyz", ".xyz"), ("plot", "none")])
+def test_a_plot_name_without_an_image_suffix_is_refused_before_anything_runs(
+    name: str, got: str, hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(TraceSource, "load", lambda self: pytest.fail("a trace was loaded"))
+    path = tmp_path / name
+
+    result = run([str(hand_trace), "--plot", str(path)])
+
+    assert (result.status, result.out) == (2, "")
+    assert result.err.startswith(
+        f"minruntime-sim: error: --plot {str(path)!r}: the name must end in an image format's "
+        f"suffix, got {got} (expected .png, .svg, or one of "
+    )
+    assert ".pdf" in result.err
+
+
 def test_plot_takes_replicates(tmp_path: Path) -> None:
     """The README's command with --plot: replicated runs are plotted, every replicate a dot."""
     plot_path = tmp_path / "replicated.svg"

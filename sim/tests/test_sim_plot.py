@@ -160,9 +160,7 @@ def test_settings_with_near_equal_figures_stay_apart() -> None:
         if line.get_marker() == "D"
         for x, y in line.get_xydata()
     ]
-    assert [x for x, _ in means] == [
-        round(summary.metrics.lost_gpu_hours, 3) for summary in near
-    ]
+    assert [x for x, _ in means] == [round(summary.metrics.lost_gpu_hours, 3) for summary in near]
     assert means[0][0] == means[1][0]  # the same figures...
     assert means[0][1] < means[1][1] < means[2][1]  # ...on rows of their own
 

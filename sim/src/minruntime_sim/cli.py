@@ -43,7 +43,7 @@ from minruntime_sim.model import (
     parse_duration,
     parse_seconds,
 )
-from minruntime_sim.plots import plot, require_matplotlib
+from minruntime_sim.plots import plot, plot_formats
 from minruntime_sim.sweep import (
     RunSummary,
     TableFormat,
@@ -543,9 +543,17 @@ def main(
         return 2
     if args.plot is not None:  # before anything runs: a missing extra must cost nothing
         try:
-            require_matplotlib()
+            formats = plot_formats()
         except ImportError as error:
             err.write(f"{PROG}: error: {error}\n")
+            return 2
+        suffix = args.plot.suffix.lower()
+        if suffix.removeprefix(".") not in formats:
+            err.write(
+                f"{PROG}: error: --plot {str(args.plot)!r}: the name must end in an image "
+                f"format's suffix, got {suffix or 'none'} (expected .png, .svg, or one of "
+                f"{', '.join('.' + name for name in formats)})\n"
+            )
             return 2
     if args.from_json is not None:
         given = [f"--{name}" for name in ("csv", "evictions", "usage") if getattr(args, name)]

@@ -33,7 +33,7 @@ from typing import Any, Final
 from minruntime_sim.sweep import RunSummary, common_settings, setting_names
 from minruntime_sim.uncertainty import ReplicatedSummary
 
-__all__ = ["PANELS", "plot", "plot_figure", "require_matplotlib"]
+__all__ = ["PANELS", "plot", "plot_figure", "plot_formats", "require_matplotlib"]
 
 PANELS: Final = (
     ("lost_gpu_hours", "lost work (GPU-h)"),
@@ -72,6 +72,21 @@ def require_matplotlib() -> Any:
         return importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise ImportError(_INSTALL) from None
+
+
+def plot_formats() -> list[str]:
+    """The file formats :func:`plot` can write, by the file name's suffix (matplotlib's Agg
+    canvas's), so the command can refuse ``--plot out.xyz`` before a run.
+
+    Raises:
+        ImportError: without matplotlib, saying how to install it.
+
+    >>> "svg" in plot_formats() and "png" in plot_formats()
+    True
+    """
+    require_matplotlib()
+    backend = importlib.import_module("matplotlib.backends.backend_agg")
+    return sorted(backend.FigureCanvasAgg.get_supported_filetypes())
 
 
 def _stack(xs: Sequence[float], spacing: float) -> list[int]:
