@@ -14,8 +14,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from minruntime import MinRuntime, Queue, QueueTree
-from minruntime_sim import InvalidSetting, JobSpec, Workload, simulate
+from minruntime_sim import InvalidSetting, JobSpec, Settings, VictimOrder, Workload, simulate
 from minruntime_sim.cli import main
+from minruntime_sim.model import POLICIES
 from minruntime_sim.sweep import TraceSource, settings_grid
 from minruntime_sim.uncertainty import (
     REPORTED,
@@ -234,3 +235,45 @@ def test_a_verdict_says_whether_a_conclusion_held_in_every_replicate(
 ) -> None:
     comparison = Comparison(metric="evictions", lower=lower, higher=higher, equal=equal)
     assert (comparison.holds, comparison.one_way, str(comparison)) == (holds, one_way, text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    policy=st.sampled_from(POLICIES),
+    order=st.sampled_from(list(VictimOrder)),
+    reclaim=st.sampled_from(["0s", "10m", "1h30m", "never"]),
+    preempt=st.sampled_from(["0s", "5m"]),
+    interval=st.one_of(st.none(), st.integers(1, 10**6)),
+    costs=st.booleans(),
+    budget=st.one_of(st.none(), st.integers(0, 5)),
+    window=st.sampled_from(["never", "1d"]),
+    seed=st.integers(0, 100),
+    save=st.one_of(st.none(), st.integers(0, 600)),
+)
+def test_settings_read_back_as_written(
+    policy: str,
+    order: VictimOrder,
+    reclaim: str,
+    preempt: str,
+    interval: int | None,
+    costs: bool,
+    budget: int | None,
+    window: str,
+    seed: int,
+    save: int | None,
+) -> None:
+    """Law: the settings of a results file read back equal to those that ran (through JSON)."""
+    written = Settings(
+        policy=policy,
+        victim_order=order,
+        reclaim_min_runtime=reclaim,
+        preempt_min_runtime=preempt,
+        checkpoint_interval=interval,
+        checkpoint_costs=costs,
+        max_evictions=budget,
+        eviction_window=window,
+        seed=seed,
+        save_on_preempt=save,
+    )
+    event(f"policy {policy}")
+    assert Settings.from_dict(json.loads(json.dumps(written.to_dict()))) == written
