@@ -56,5 +56,8 @@ def test_no_results_page_shows_console_output_wider_than_the_page() -> None:
                 long.append((name, number, len(line)))
     assert long == []
     css = (DOCS / "_static" / "tables.css").read_text(encoding="utf-8")
-    assert "article div.highlight-pycon pre,\narticle div.highlight-console pre {\n" in css
+    assert (
+        "article div.highlight-pycon pre,\narticle div.highlight-console pre,\n"
+        "article div.doctest pre {\n"
+    ) in css
     assert "  white-space: pre-wrap;" in css
