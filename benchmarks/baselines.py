@@ -77,7 +77,7 @@ def _mr(
     pre_queue: str,
     victim_queue: str,
 ) -> int:
-    """The MR rule of BEHAVIOR.md section 4, written out, walking the tree every time."""
+    """The MR rule of docs/spec/resolution.md, written out, walking the tree every time."""
     if action is Action.PREEMPT:
         return _walk_up(
             parents, preempt, victim_queue, _setting_ns(config.default_preempt_min_runtime) or 0

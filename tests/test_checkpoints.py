@@ -1,4 +1,5 @@
-"""Checkpoint-aware protection as pure rules (BEHAVIOR.md §16): ``minruntime.checkpoints``.
+"""Checkpoint-aware protection as pure rules (docs/spec/beyond-min-runtime.md):
+``minruntime.checkpoints``.
 
 Also the places where the section 16 inputs and settings enter the library: ``Job``/``Task``
 fields and ``JobFacts.inputs()``, ``Queue``/``Config`` settings and the plugin arguments,
@@ -833,7 +834,8 @@ def test_lenient_plugin_arguments_warn_and_use_the_defaults() -> None:
 
 # -- resolving the settings ----------------------------------------------------------------------
 
-# The design document's tree (BEHAVIOR.md §4) with graces where it has reclaim MRs.
+# The design document's tree (docs/spec/resolution.md#resolution-examples) with graces where it has
+# reclaim MRs.
 DESIGN = QueueTree(
     [
         queue("A"),

@@ -194,7 +194,7 @@ def test_example_prints_the_worked_example() -> None:
         "  victim in leaf1: 5m from queue 'leaf1'",
         "  victim in leaf2: 10m from queue 'B'",
     ]
-    start = lines.index("Reclaim min-runtime by lowest common ancestor (BEHAVIOR.md section 4):")
+    start = lines.index("Reclaim min-runtime by lowest common ancestor (docs/spec/resolution.md):")
     assert lines[start + 1 : start + 1 + len(section4)] == section4
 
 
@@ -461,7 +461,7 @@ def test_invalid_json_on_stdin_names_stdin() -> None:
 
 
 def test_non_utf8_file_is_an_error_naming_the_file(tmp_path: Path) -> None:
-    """BEHAVIOR.md section 14: every message names the offending value and where it came from."""
+    """docs/spec/errors.md: every message names the offending value and where it came from."""
     path = tmp_path / "binary.json"
     path.write_bytes(b"\xff\xfe{}")
     result = run(["explain", str(path)])
@@ -513,7 +513,7 @@ def test_queue_tree_problems_are_one_line_each(tmp_path: Path) -> None:
 
 
 def test_bad_queue_values_are_reported_with_the_tree_problems(tmp_path: Path) -> None:
-    """BEHAVIOR.md section 2: building a tree lists every problem found, bad values included."""
+    """docs/spec/queue-tree.md: building a tree lists every problem found, bad values included."""
     path = write_objects(
         tmp_path / "tree.json",
         queue("a", parentQueue="b"),
@@ -595,7 +595,7 @@ def test_bad_now_offset_is_a_usage_error() -> None:
 
 
 def test_bad_negative_now_offset_names_the_value_given() -> None:
-    """BEHAVIOR.md section 14: the message names the offending value, as the user wrote it."""
+    """docs/spec/errors.md: the message names the offending value, as the user wrote it."""
     result = run(["explain", "--now=-5x"])
     assert result.status == 2
     assert "Traceback" not in result.err

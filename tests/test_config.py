@@ -1,4 +1,5 @@
-"""Node-pool configuration: defaults, plugin arguments, the scheduler config document (section 3)."""
+"""Node-pool configuration: defaults, plugin arguments, the scheduler config document
+(docs/spec/configuration.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Decisions and reasons (BEHAVIOR.md §12): what ``Session.explain`` says, and its sentence."""
+"""Decisions and reasons (docs/spec/session.md): what ``Session.explain`` says, and its sentence."""
 
 from __future__ import annotations
 

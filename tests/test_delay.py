@@ -1,4 +1,4 @@
-"""Preemption delay (BEHAVIOR.md section 17): the preemptor's side of the rule."""
+"""Preemption delay (docs/spec/preemption-delay.md): the preemptor's side of the rule."""
 
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ DOCS = ROOT / "docs"
 INDEX = DOCS / "index.md"
 REFERENCE = DOCS / "reference.md"
 DECISIONS_INDEX = DOCS / "decisions" / "index.md"
+SPEC_INDEX = DOCS / "spec" / "index.md"
 README = ROOT / "README.md"
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -225,7 +226,8 @@ def test_fenced_blocks_reads_language_line_and_text() -> None:
 def test_every_page_is_linked_from_the_index() -> None:
     reachable = set(local_links(INDEX))
     assert DECISIONS_INDEX.resolve() in reachable
-    reachable |= set(local_links(DECISIONS_INDEX))
+    assert SPEC_INDEX.resolve() in reachable
+    reachable |= set(local_links(DECISIONS_INDEX)) | set(local_links(SPEC_INDEX))
     unlinked = [relative(page) for page in DOC_PAGES if page != INDEX and page not in reachable]
     assert unlinked == []
 
@@ -233,7 +235,9 @@ def test_every_page_is_linked_from_the_index() -> None:
 def test_every_page_is_in_a_toctree() -> None:
     """So that a Sphinx (MyST) build of docs/ has no orphan page."""
     listed = set(toctree_entries(INDEX)) | set(toctree_entries(DECISIONS_INDEX))
+    listed |= set(toctree_entries(SPEC_INDEX))
     assert DECISIONS_INDEX.resolve() in set(toctree_entries(INDEX))
+    assert SPEC_INDEX.resolve() in set(toctree_entries(INDEX))
     missing = [relative(page) for page in DOC_PAGES if page != INDEX and page not in listed]
     assert missing == []
 
@@ -280,7 +284,7 @@ def decision_kind(page: Path) -> str:
 
 def test_decision_pages_are_the_contracts_rows_and_the_libraries_choices() -> None:
     kinds = [decision_kind(page) for page in DECISION_PAGES]
-    assert kinds.count("contract") == 12  # BEHAVIOR.md section 15's rows
+    assert kinds.count("contract") == 12  # the rows of docs/spec/differences.md#differences-table
     assert kinds.count("library") == 22  # choices where the contract was silent or contradictory
     assert kinds.count("simulator") == 6  # the simulator's choices where its issue was silent
 

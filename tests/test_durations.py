@@ -1,4 +1,5 @@
-"""MinRuntime values and the one duration parser (BEHAVIOR.md section 1, section 15 rows)."""
+"""MinRuntime values and the one duration parser (docs/spec/durations.md, the rows of
+docs/spec/differences.md#differences-table)."""
 
 from __future__ import annotations
 
@@ -581,7 +582,7 @@ def test_from_nanoseconds_rejects_anything_but_a_non_negative_int(value: object)
     assert "non-negative integer count of nanoseconds" in str(caught.value)
 
 
-# -- one grammar everywhere (section 15) ----------------------------------------------------------
+# -- one grammar everywhere (docs/spec/differences.md) ---------------------------------------------
 
 
 @pytest.mark.parametrize("spelling", ["2d", "1w", "5w4d12h", "1.5h", "-1", -1, "never", 600, "0"])

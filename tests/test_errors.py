@@ -1,4 +1,4 @@
-"""The error hierarchy: one base, builtin bases, attributes and messages (BEHAVIOR.md section 14)."""
+"""The error hierarchy: one base, builtin bases, attributes and messages (docs/spec/errors.md)."""
 
 from __future__ import annotations
 

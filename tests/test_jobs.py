@@ -1,4 +1,4 @@
-"""Jobs, pod sets, tasks, task statuses and the facts derived from them (BEHAVIOR.md section 6)."""
+"""Jobs, pod sets, tasks, task statuses and the facts derived from them (docs/spec/jobs.md)."""
 
 from __future__ import annotations
 

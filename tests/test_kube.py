@@ -1,4 +1,5 @@
-"""Reading Kubernetes objects (BEHAVIOR.md §3, §7, §11, §13): ``minruntime.kube``.
+"""Reading Kubernetes objects (docs/spec/configuration.md, docs/spec/preemptibility.md,
+docs/spec/start-time.md, docs/spec/kubernetes.md): ``minruntime.kube``.
 
 Fixtures are plain dicts in the shape ``kubectl get -o json`` prints (apiVersion, kind, metadata,
 spec, status). The Queue, PodGroup and SchedulingShard fixtures are checked against the reference
@@ -1888,7 +1889,8 @@ def test_an_unparseable_scheduler_config_is_an_error_or_a_warning_when_lenient()
     assert NO_CONFIG_WARNING not in snapshot.warnings
 
 
-# -- nothing dropped in silence (BEHAVIOR.md section 13; docs/decisions/nothing-dropped-in-silence.md)
+# -- nothing dropped in silence (docs/spec/kubernetes.md;
+# docs/decisions/nothing-dropped-in-silence.md)
 
 
 def without(obj: JSON, key: str) -> JSON:
@@ -2080,7 +2082,7 @@ def test_a_list_kind_in_the_wrong_case_is_an_error(kind: str, meant: str) -> Non
     )
 
 
-# -- sub-group trees (BEHAVIOR.md section 18) ---------------------------------------------------
+# -- sub-group trees (docs/spec/sub-group-trees.md) ------------------------------------------------
 
 LEGACY_WARNING = (
     "PodGroup/ml/train: no preemptibility set; legacy rule: priority 50 < 100 gives preemptible"

@@ -1,4 +1,5 @@
-"""Preemptibility values, their parsing and their determination (BEHAVIOR.md section 7, 15)."""
+"""Preemptibility values, their parsing and their determination (docs/spec/preemptibility.md,
+docs/spec/differences.md)."""
 
 from __future__ import annotations
 

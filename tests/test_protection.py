@@ -1,4 +1,4 @@
-"""The protection predicate and protected_until (BEHAVIOR.md §5)."""
+"""The protection predicate and protected_until (docs/spec/protection.md)."""
 
 from __future__ import annotations
 

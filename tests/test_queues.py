@@ -1,4 +1,5 @@
-"""Queue and QueueTree: validation that reports every problem, and the tree queries (BEHAVIOR.md §2)."""
+"""Queue and QueueTree: validation that reports every problem, and the tree queries
+(docs/spec/queue-tree.md)."""
 
 from __future__ import annotations
 

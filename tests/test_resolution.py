@@ -1,4 +1,5 @@
-"""Resolving MR over the queue tree: preempt, reclaim by queue, reclaim by LCA (BEHAVIOR.md §4)."""
+"""Resolving MR over the queue tree: preempt, reclaim by queue, reclaim by LCA
+(docs/spec/resolution.md)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def mr(value: str | int) -> MinRuntime:
 
 
 def reclaim_design_tree() -> QueueTree:
-    """BEHAVIOR.md §4: A > B(600s) > {C > {leaf1(0s), leaf2(180s)}, D(60s) > leaf3}, plus Z > z1."""
+    """docs/spec/resolution.md: A > B(600s) > {C > {leaf1(0s), leaf2(180s)}, D(60s) > leaf3}, plus
+    Z > z1."""
     return QueueTree(
         [
             Queue("A"),
@@ -83,7 +85,7 @@ def reclaim_design_tree() -> QueueTree:
 
 
 def preempt_design_tree() -> QueueTree:
-    """BEHAVIOR.md §4: B(600s) > C > {leaf1(300s), leaf2} on preempt_min_runtime."""
+    """docs/spec/resolution.md: B(600s) > C > {leaf1(300s), leaf2} on preempt_min_runtime."""
     return QueueTree(
         [
             Queue("B", preempt_min_runtime="600s"),
@@ -361,7 +363,7 @@ def test_preempt_ignores_the_preemptor(victim: str) -> None:
     tree = preempt_design_tree()
     expected = resolve_preempt(tree, Config(), victim)
     assert {resolve(tree, Config(), Action.PREEMPT, p, victim) for p in tree} == {expected}
-    # the preemptor's queue is not even looked up (ambiguous in BEHAVIOR.md §4; see report)
+    # the preemptor's queue is not even looked up (ambiguous in docs/spec/resolution.md; see report)
     assert resolve(tree, Config(), Action.PREEMPT, "ghost", victim) == expected
 
 
@@ -528,7 +530,8 @@ def _first_set(tree: QueueTree, field: str, names: list[str], default: MinRuntim
 def _model(
     tree: QueueTree, config: Config, action: Action, preemptor: str, victim: str
 ) -> Resolution:
-    """BEHAVIOR.md §4 restated naively over root-to-leaf paths (no LCA helpers of the library)."""
+    """docs/spec/resolution.md restated naively over root-to-leaf paths (no LCA helpers of the
+    library)."""
     if action is Action.PREEMPT:
         path = list(tree.path(victim))
         return _first_set(

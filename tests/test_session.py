@@ -1,4 +1,4 @@
-"""The Session facade (BEHAVIOR.md §12): resolution and its cache, ``now``, ``at``, stats."""
+"""The Session facade (docs/spec/session.md): resolution and its cache, ``now``, ``at``, stats."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ TREE = QueueTree(
     ]
 )
 
-# The design document's tree (BEHAVIOR.md §4).
+# The design document's tree (docs/spec/resolution.md#resolution-examples).
 DESIGN = QueueTree(
     [
         Queue("A"),

@@ -1,4 +1,5 @@
-"""Checkpoint-aware protection through the Session (BEHAVIOR.md §16 with §8-§12).
+"""Checkpoint-aware protection through the Session (docs/spec/beyond-min-runtime.md with
+docs/spec/filters.md to docs/spec/session.md).
 
 Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate``, ``stats``,
 ``unsaved_work`` and ``rank_victims`` with checkpoint graces, eviction budgets and per-job

@@ -1,4 +1,4 @@
-"""Start times (BEHAVIOR.md section 11): the annotation, the stamping rule, formatting."""
+"""Start times (docs/spec/start-time.md): the annotation, the stamping rule, formatting."""
 
 from __future__ import annotations
 

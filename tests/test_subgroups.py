@@ -1,4 +1,4 @@
-"""Sub-group trees (BEHAVIOR.md section 18): the model, its rules with exact values, the trees
+"""Sub-group trees (docs/spec/sub-group-trees.md): the model, its rules with exact values, the trees
 that must reduce to sections 7-10, and properties over random trees."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Scenario validators (BEHAVIOR.md §7, §9): one rule per pod set, the core, never, errors."""
+"""Scenario validators (docs/spec/preemptibility.md, docs/spec/validation.md): one rule per pod set,
+the core, never, errors."""
 
 from __future__ import annotations
 

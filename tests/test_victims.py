@@ -1,4 +1,5 @@
-"""Victim filters (BEHAVIOR.md §5, §7, §8, §10): eligibility, the min-runtime filter, evictable tasks."""
+"""Victim filters (docs/spec/protection.md, docs/spec/preemptibility.md, docs/spec/filters.md,
+docs/spec/evictable-tasks.md): eligibility, the min-runtime filter, evictable tasks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Preemption delay (BEHAVIOR.md section 17): may this pending job trigger evictions yet?
+"""Preemption delay (docs/spec/preemption-delay.md): may this pending job trigger evictions yet?
 
 A pending job may be held back from triggering evictions for a while, so that a cluster
 autoscaler can win the race and nobody has to be evicted. Min-runtime protects the victim; the

@@ -1,8 +1,8 @@
-"""Eligibility (BEHAVIOR.md section 8): may this victim, or part of it, be evicted at all.
+"""Eligibility (docs/spec/filters.md): may this victim, or part of it, be evicted at all.
 
-First the preemptor: one within its preemption delay (section 17, :mod:`minruntime._delay`)
-takes no victim (``PREEMPTOR_DELAYED``). Then the fundamentals, in order, the first that fails
-names the reason: not the preemptor itself
+First the preemptor: one within its preemption delay
+(docs/spec/preemption-delay.md, :mod:`minruntime._delay`) takes no victim (``PREEMPTOR_DELAYED``).
+Then the fundamentals, in order, the first that fails names the reason: not the preemptor itself
 (``SAME_JOB``); a queue in the tree (``UNKNOWN_VICTIM_QUEUE``); for preempt the preemptor's queue
 (``DIFFERENT_QUEUE``) and strictly lower priority (``NOT_LOWER_PRIORITY``), for reclaim another
 queue (``SAME_QUEUE``); then what depends on the victim alone (its ``barrier``: non-preemptible,

@@ -1,5 +1,5 @@
-"""Evictable tasks (BEHAVIOR.md sections 10 and 18): which tasks of a victim may go, in
-sacrifice order.
+"""Evictable tasks (docs/spec/evictable-tasks.md and docs/spec/sub-group-trees.md): which tasks of a
+victim may go, in sacrifice order.
 
 - not eligible at all (non-preemptible, protected and not elastic, never): none;
 - eligible and not protected (``ELIGIBLE``): every active task;

@@ -3,9 +3,10 @@
 What every decision needs to know about a victim and that does not depend on the preemptor or
 on ``now``: its effective preemptibility (explicit, else the legacy priority rule of
 :func:`~minruntime.preemptibility.legacy_preemptibility`), its active tasks, whether it is
-elastic (BEHAVIOR.md sections 6 and 18) and whether anything of it could go at all, its start
-time, and its section 16 inputs. A session computes them once per job, for a whole batch in one
-loop, and keeps them in a :class:`FactsTable` (columns); :class:`JobFacts` is one job's view.
+elastic (docs/spec/jobs.md and docs/spec/sub-group-trees.md) and whether anything of it could go at
+all, its start time, and its section 16 inputs. A session computes them once per job, for a whole
+batch in one loop, and keeps them in a :class:`FactsTable` (columns); :class:`JobFacts` is one job's
+view.
 """
 
 from __future__ import annotations
@@ -330,7 +331,8 @@ class FactsTable:
 
 
 ELASTIC: Final = 1
-"""A flag of :attr:`FactsTable.flags`: the job is elastic (BEHAVIOR.md sections 6 and 18)."""
+"""A flag of :attr:`FactsTable.flags`: the job is elastic (docs/spec/jobs.md and
+docs/spec/sub-group-trees.md)."""
 SEMI: Final = 2
 """A flag of :attr:`FactsTable.flags`: the job is semi-preemptible (its core is never evicted)."""
 SURPLUS: Final = 4
@@ -349,7 +351,8 @@ class JobFacts:
         start: its start time as an aware datetime, or ``None``.
         barrier: see :class:`FactsTable`.
         elastic: some pod set has ``min_available`` below its number of tasks (any status), or
-            some set of its sub-group tree needs fewer children than it has (section 18).
+            some set of its sub-group tree needs fewer children than it has
+            (docs/spec/sub-group-trees.md).
         semi: it is semi-preemptible (its core is never evicted).
         preemptibility, preemptibility_source: effective preemptibility and what decided it.
         active_count: active tasks over all pod sets.
@@ -443,8 +446,8 @@ class JobFacts:
         return self.shape.pod_sets
 
     def core_tasks(self) -> tuple[TaskLike, ...]:
-        """Its core (section 18, which for a job without a tree is section 7's: the first
-        ``min_available`` active tasks of each pod set), in listing order."""
+        """Its core (docs/spec/sub-group-trees.md, which for a job without a tree is section 7's:
+        the first ``min_available`` active tasks of each pod set), in listing order."""
         return tuple(self.shape.split()[0])
 
     def surplus_tasks(self) -> tuple[TaskLike, ...]:

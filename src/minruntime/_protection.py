@@ -1,6 +1,6 @@
 """The protection rule: is a victim protected at ``now``, by what, and until when.
 
-This module is the one home of BEHAVIOR.md section 5 (min-runtime) and of the protections of
+This module is the one home of docs/spec/protection.md (min-runtime) and of the protections of
 section 16 (a job's own request, the eviction budget, the checkpoint grace). Every decision of
 the library (batch eligibility, one victim, validation, evictable tasks, ``explain``,
 ``next_expiry``, ranking, statistics, the cycle form) is derived from the functions below.
@@ -117,7 +117,7 @@ class Inputs(NamedTuple):
         eviction_ns: its past evictions, sorted; ``None`` where only a count is known.
         eviction_count: how many evictions (the length of ``eviction_ns`` when times are known).
         requested_ns: its own min-runtime request, or ``None``.
-        delay: its preemption delay (section 17), or ``None``.
+        delay: its preemption delay (docs/spec/preemption-delay.md), or ``None``.
         created_ns: when it was created, or ``None``.
         last_eviction_ns: its latest eviction (of its eviction times and a lone last
             eviction), or ``None``.

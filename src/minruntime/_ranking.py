@@ -1,4 +1,4 @@
-"""Unsaved work, victim ranking and selection (BEHAVIOR.md section 16).
+"""Unsaved work, victim ranking and selection (docs/spec/beyond-min-runtime.md).
 
 **Unsaved work** of a victim at ``now``: the seconds since its work was last saved (its last
 checkpoint of this run, else the end of its restore after the start; zero unstarted; see

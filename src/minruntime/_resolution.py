@@ -1,4 +1,5 @@
-"""Resolution: which queue setting applies to a victim (BEHAVIOR.md section 4, and section 16).
+"""Resolution: which queue setting applies to a victim (docs/spec/resolution.md, and
+docs/spec/beyond-min-runtime.md).
 
 One walker for every per-queue setting. A setting resolves to the first queue, walking up from
 a *start queue*, on which it is set (zero and never are set values that stop the walk); if none

@@ -1,4 +1,4 @@
-"""Sub-group trees (BEHAVIOR.md section 18): a job's shape, what it needs to stay whole, what
+"""Sub-group trees (docs/spec/sub-group-trees.md): a job's shape, what it needs to stay whole, what
 may go, and what an eviction breaks (private).
 
 A job's pod sets are the leaves of a tree whose inner nodes are its sub-group sets
@@ -192,7 +192,8 @@ class Shape(Generic[F]):
         root: the job itself.
         nodes: every node, the root first, in listing order.
         pod_sets: the leaves' payloads, in listing order.
-        flat: the job has no sets and needs every pod set (sections 7-10 apply as written).
+        flat: the job has no sets and needs every pod set (docs/spec/preemptibility.md to
+            docs/spec/evictable-tasks.md apply as written).
     """
 
     __slots__ = ("_split", "flat", "nodes", "pod_sets", "root")

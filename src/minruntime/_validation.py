@@ -1,5 +1,5 @@
-"""Scenario validation (BEHAVIOR.md sections 9 and 18): would evicting exactly these tasks break
-a protection?
+"""Scenario validation (docs/spec/validation.md and docs/spec/sub-group-trees.md): would evicting
+exactly these tasks break a protection?
 
 A scenario is a preemptor plus, for each victim job, the tasks it would evict. Each victim is
 judged by one rule (docs/decisions/validator-one-rule.md): the eviction must keep the job's

@@ -229,7 +229,7 @@ def _job_data(job: SnapshotJob) -> dict[str, Any]:
 
 
 def _tree_data(job: Job) -> dict[str, Any] | None:
-    """A job's sub-group tree (BEHAVIOR.md section 18) as read, or ``None`` without one."""
+    """A job's sub-group tree (docs/spec/sub-group-trees.md) as read, or ``None`` without one."""
     if not job.sub_groups and job.min_sub_group is None:
         return None
     return {
@@ -254,10 +254,11 @@ def _decision_data(decision: Decision, evictable: Sequence[object]) -> dict[str,
         "source": decision.source,
         "protectedUntil": _iso(decision.protected_until),
         "protectedBy": None if decision.protected_by is None else str(decision.protected_by),
-        # the preemptor's side (section 17): set while it is within its preemption delay
+        # the preemptor's side (docs/spec/preemption-delay.md): set while it is within its
+        # preemption delay
         "delayedUntil": _iso(decision.delayed_until),
-        # a victim with a sub-group tree (section 18): the sub-groups outside its core, which go
-        # whole and first
+        # a victim with a sub-group tree (docs/spec/sub-group-trees.md): the sub-groups outside its
+        # core, which go whole and first
         "optionalSubGroups": list(decision.optional_sub_groups),
         "evictable": [str(task) for task in evictable],
         "notes": list(decision.notes),
@@ -991,7 +992,7 @@ def worked_example(now: datetime = EXAMPLE_NOW) -> str:
             f"  {branch:<{width}}  preempt {preempt:<4} reclaim {_show(queue.reclaim_min_runtime)}"
         )
     lines.append("")
-    lines.append("Reclaim min-runtime by lowest common ancestor (BEHAVIOR.md section 4):")
+    lines.append("Reclaim min-runtime by lowest common ancestor (docs/spec/resolution.md):")
     for preemptor, victim in [("leaf1", "leaf3"), ("leaf1", "leaf2"), ("leaf3", "leaf1")]:
         resolution = session.resolve(Action.RECLAIM, preemptor, victim)
         lines.append(f"  {preemptor} reclaims from {victim}: {resolution}")

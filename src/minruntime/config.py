@@ -97,8 +97,8 @@ class Config:
         default_reclaim_min_runtime: the same for reclaim.
         reclaim_resolve_method: ``"lca"`` (default) or ``"queue"``, exactly.
         protections: the node-pool defaults of the protections beyond min-runtime
-            (BEHAVIOR.md section 16); an unset field takes the built-in default, which turns
-            that protection off (grace zero, no eviction budget, requests ignored).
+            (docs/spec/beyond-min-runtime.md); an unset field takes the built-in default, which
+            turns that protection off (grace zero, no eviction budget, requests ignored).
         warnings: what a lenient read replaced or ignored (empty when built directly).
 
     Raises:
@@ -154,11 +154,11 @@ class Config:
 
         Keys: ``defaultPreemptMinRuntime``, ``defaultReclaimMinRuntime`` (durations, ``-1`` or
         ``never`` for never) and ``reclaimResolveMethod`` (``lca`` or ``queue``); and the
-        checkpoint-aware defaults of BEHAVIOR.md section 16: ``defaultPreemptCheckpointGrace``,
-        ``defaultReclaimCheckpointGrace`` (durations), ``defaultMaxEvictions`` (an integer),
-        ``defaultEvictionWindow`` and ``defaultMaxJobMinRuntime`` (durations or never). An
-        absent key, a null value or an empty string takes the default. Unknown keys are ignored
-        with a warning.
+        checkpoint-aware defaults of docs/spec/beyond-min-runtime.md:
+        ``defaultPreemptCheckpointGrace``, ``defaultReclaimCheckpointGrace`` (durations),
+        ``defaultMaxEvictions`` (an integer), ``defaultEvictionWindow`` and
+        ``defaultMaxJobMinRuntime`` (durations or never). An absent key, a null value or an empty
+        string takes the default. Unknown keys are ignored with a warning.
 
         Args:
             arguments: the mapping; ``None`` means no arguments.

@@ -73,7 +73,7 @@ class Action(enum.Enum):
 
 
 class ProtectionKind(enum.Enum):
-    """What protects a victim (BEHAVIOR.md sections 5 and 16).
+    """What protects a victim (docs/spec/protection.md and docs/spec/beyond-min-runtime.md).
 
     >>> str(ProtectionKind.CHECKPOINT_GRACE)
     'checkpoint-grace'
@@ -147,7 +147,7 @@ class Reason(enum.Enum):
 
     PREEMPTOR_DELAYED = "preemptor-delayed"
     """The preemptor is within its preemption delay: it may not trigger evictions yet
-    (BEHAVIOR.md section 17)."""
+    (docs/spec/preemption-delay.md)."""
     SAME_JOB = "same-job"
     """The victim is the preemptor itself."""
     UNKNOWN_VICTIM_QUEUE = "unknown-victim-queue"
@@ -167,9 +167,10 @@ class Reason(enum.Enum):
     PROTECTED = "protected"
     """Started less than the min-runtime ago."""
     EVICTION_BUDGET = "eviction-budget"
-    """Already evicted as often as its queue allows within the window (BEHAVIOR.md 16)."""
+    """Already evicted as often as its queue allows within the window
+    (docs/spec/beyond-min-runtime.md)."""
     CHECKPOINT_GRACE = "checkpoint-grace"
-    """Its next checkpoint is due within the checkpoint grace (BEHAVIOR.md 16)."""
+    """Its next checkpoint is due within the checkpoint grace (docs/spec/beyond-min-runtime.md)."""
     DEFERRED = "deferred"
     """Elastic and protected, or semi-preemptible: only tasks above ``min_available`` may go,
     which the scenario validator checks."""
@@ -221,7 +222,7 @@ class Decision:
         preemption_delay: the preemptor's preemption delay, when it has one.
         delayed_until: while the preemptor is within its delay, when it may trigger evictions
             (``FOREVER`` for a delay of never); else ``None``.
-        sub_group_tree: the victim has a sub-group tree (BEHAVIOR.md section 18).
+        sub_group_tree: the victim has a sub-group tree (docs/spec/sub-group-trees.md).
         optional_sub_groups: for a victim with a tree, its sub-groups outside its core (they go
             whole, first, in this order: the last listed first).
     """
@@ -353,8 +354,8 @@ class Failure:
 
     ``pod_set`` is ``None`` for a never failure; ``active``, ``evicted`` and ``min_available``
     are that pod set's numbers (for never, ``evicted`` is the whole count). For a job with a
-    sub-group tree (BEHAVIOR.md section 18), a pod set may drop below its minimum where its set
-    can do without it; ``needed`` is then set, and ``sub_group`` names the set that could not
+    sub-group tree (docs/spec/sub-group-trees.md), a pod set may drop below its minimum where its
+    set can do without it; ``needed`` is then set, and ``sub_group`` names the set that could not
     (``None``: the job itself), which would keep ``satisfied`` of the ``needed`` satisfied
     children it needs.
 

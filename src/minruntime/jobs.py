@@ -160,7 +160,7 @@ class TaskLike(Protocol):
 
 class PodSetLike(Protocol):
     """What the library reads of a pod set (a leaf sub-group); a ``parent`` attribute (the name
-    of its sub-group set, BEHAVIOR.md section 18), where it exists, is read too."""
+    of its sub-group set, docs/spec/sub-group-trees.md), where it exists, is read too."""
 
     @property
     def name(self) -> str: ...
@@ -173,7 +173,7 @@ class PodSetLike(Protocol):
 
 
 class SubGroupLike(Protocol):
-    """What the library reads of a sub-group set (BEHAVIOR.md section 18)."""
+    """What the library reads of a sub-group set (docs/spec/sub-group-trees.md)."""
 
     @property
     def name(self) -> str: ...
@@ -245,7 +245,7 @@ def _weight(value: object) -> float:
 
 @attrs.frozen
 class Task:
-    """One task (pod) of a job, with an optional weight (BEHAVIOR.md section 16).
+    """One task (pod) of a job, with an optional weight (docs/spec/beyond-min-runtime.md).
 
     Args:
         id: the task's id, unique within its job.
@@ -294,7 +294,7 @@ def count_active(tasks: Iterable[TaskLike]) -> int:
 @attrs.frozen
 class PodSet:
     """A pod set (a leaf sub-group) of a job: a name, ``min_available`` and its tasks, and the
-    sub-group set it belongs to in a sub-group tree (BEHAVIOR.md section 18), if any.
+    sub-group set it belongs to in a sub-group tree (docs/spec/sub-group-trees.md), if any.
 
     Args:
         name: unique within its job; default ``"default"``.
@@ -336,7 +336,7 @@ def _a_name(*, optional: bool) -> Callable[[object, attrs.Attribute[Any], object
 
 @attrs.frozen
 class SubGroup:
-    """A sub-group set of a job's sub-group tree (BEHAVIOR.md section 18): it holds other
+    """A sub-group set of a job's sub-group tree (docs/spec/sub-group-trees.md): it holds other
     sub-groups (sets, or pod sets naming it as their ``parent``), not tasks.
 
     Args:
@@ -401,7 +401,7 @@ def _to_pod_sets(pod_sets: Iterable[PodSet]) -> tuple[PodSet, ...]:
 
 def _check_shape(instance: Job, field: attrs.Attribute[Any], min_sub_group: object) -> None:
     """The job's shape, in one call per job: unique pod set names, and where it has a sub-group
-    tree, a tree (BEHAVIOR.md section 18; the tree checks its own fields)."""
+    tree, a tree (docs/spec/sub-group-trees.md; the tree checks its own fields)."""
     pod_sets = instance.pod_sets
     if len(pod_sets) == 1:
         tree = pod_sets[0].parent is not None
@@ -437,8 +437,8 @@ def _to_evictions(value: object) -> tuple[datetime, ...] | int:
 
 @attrs.frozen(kw_only=True)
 class JobInputs:
-    """What a job says about itself beyond the basics: the inputs of BEHAVIOR.md sections 16
-    and 17.
+    """What a job says about itself beyond the basics: the inputs of docs/spec/beyond-min-runtime.md
+    and docs/spec/preemption-delay.md.
 
     All optional; a job without them (``Job.inputs`` is ``None``) is judged by min-runtime alone.
 
@@ -452,8 +452,9 @@ class JobInputs:
             of the restore. Default zero.
         evictions: the times at which it was evicted before, or just a count.
         requested_min_runtime: its own min-runtime request (a duration; never is not a request).
-        preemption_delay: how long the job, pending, may not trigger evictions (BEHAVIOR.md
-            section 17): a duration (zero: no delay) or never (it never triggers evictions).
+        preemption_delay: how long the job, pending, may not trigger evictions
+            (docs/spec/preemption-delay.md): a duration (zero: no delay) or never (it never triggers
+            evictions).
         created: when the job was created: the delay's anchor, with its last eviction.
         last_eviction: when it was last evicted, where only that is known (the latest of
             ``evictions`` counts too).
@@ -510,9 +511,9 @@ class Job:
         start_time: when it last went from no running pods to running: an aware datetime or
             POSIX seconds; ``None`` if it never started.
         pod_sets: its pod sets; by default one empty ``"default"`` pod set.
-        inputs: its checkpoint, eviction and request inputs (BEHAVIOR.md section 16), or
+        inputs: its checkpoint, eviction and request inputs (docs/spec/beyond-min-runtime.md), or
             ``None``.
-        sub_groups: the sets of its sub-group tree (BEHAVIOR.md section 18); default none.
+        sub_groups: the sets of its sub-group tree (docs/spec/sub-group-trees.md); default none.
         min_sub_group: how many of its top-level sub-groups (sets, or pod sets with no parent)
             must be satisfied for the job to be; ``None`` (default): all.
 

@@ -404,7 +404,7 @@ def read_queue(obj: Object) -> Queue:
 
     Reads ``metadata.name``, ``spec.parentQueue``, ``spec.preemptMinRuntime`` and
     ``spec.reclaimMinRuntime`` (every duration spelling; ``-1`` or ``never`` for never), and
-    the checkpoint-aware settings of BEHAVIOR.md section 16 when present:
+    the checkpoint-aware settings of docs/spec/beyond-min-runtime.md when present:
     ``spec.preemptCheckpointGrace``, ``spec.reclaimCheckpointGrace``, ``spec.maxEvictions``,
     ``spec.evictionWindow``, ``spec.maxJobMinRuntime``.
 
@@ -721,7 +721,7 @@ def _count(group: Object, entry: Mapping[str, Any], field: str, key: str) -> int
 
 
 def _sub_group_tree(group: Object, warnings: list[str]) -> _Tree:
-    """The sub-group tree of a PodGroup (BEHAVIOR.md section 18): ``spec.subGroups`` with
+    """The sub-group tree of a PodGroup (docs/spec/sub-group-trees.md): ``spec.subGroups`` with
     ``name``, ``parent``, and ``minMember`` (a leaf, default 1) or ``minSubGroup`` (a set); the
     job's own ``spec.minSubGroup``. Without sub-groups, one pod set of ``spec.minMember``."""
     where = _name(group)
@@ -1034,7 +1034,7 @@ _QUEUE_SPEC_FIELDS: Final = frozenset(
         "priority",
         "reclaimMinRuntime",
         "resources",
-        # BEHAVIOR.md section 16
+        # docs/spec/beyond-min-runtime.md
         "preemptCheckpointGrace",
         "reclaimCheckpointGrace",
         "maxEvictions",

@@ -44,7 +44,7 @@ def _budget_error(message: str) -> Exception:
 
 @attrs.frozen(kw_only=True)
 class ProtectionSettings:
-    """The protections beyond min-runtime (BEHAVIOR.md section 16), as one value.
+    """The protections beyond min-runtime (docs/spec/beyond-min-runtime.md), as one value.
 
     On a :class:`Queue` every field is optional (``None``: inherit from the parent, like a
     min-runtime); on a :class:`~minruntime.Config` they are the node-pool defaults (``None``:
@@ -130,8 +130,8 @@ class Queue:
         parent: the parent queue's name; ``None`` or ``""`` for a top-level queue.
         preempt_min_runtime: protection from preemption inside the queue; ``None`` inherits.
         reclaim_min_runtime: protection from reclaim by other queues; ``None`` inherits.
-        protections: the protections beyond min-runtime (BEHAVIOR.md section 16): checkpoint
-            grace, eviction budget, cap on a job's own request; unset fields inherit.
+        protections: the protections beyond min-runtime (docs/spec/beyond-min-runtime.md):
+            checkpoint grace, eviction budget, cap on a job's own request; unset fields inherit.
 
     The min-runtime fields accept every spelling of :class:`~minruntime.MinRuntime`.
 
@@ -515,7 +515,7 @@ class QueueTree:
 
     @property
     def has_protections(self) -> bool:
-        """Whether any queue sets a protection beyond min-runtime (BEHAVIOR.md section 16).
+        """Whether any queue sets a protection beyond min-runtime (docs/spec/beyond-min-runtime.md).
 
         >>> QueueTree([Queue("a"), Queue("b", protections=ProtectionSettings(max_evictions=3))]).has_protections
         True

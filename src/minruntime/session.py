@@ -95,10 +95,11 @@ class SessionStats:
         resolutions: how many min-runtime lookups were made.
         cache_hits: how many of them were answered from the cache.
         jobs: how many distinct jobs had their facts computed.
-        protections: how many decisions a protection beyond min-runtime (BEHAVIOR.md section
-            16) decided, by kind value: ``"eviction-budget"``, ``"checkpoint-grace"``, and
-            ``"job-request"`` (protected only because a job's own request lengthened its MR),
-            elastic victims they held to their minimum included. Empty when unused.
+        protections: how many decisions a protection beyond min-runtime
+            (docs/spec/beyond-min-runtime.md) decided, by kind value: ``"eviction-budget"``,
+            ``"checkpoint-grace"``, and ``"job-request"`` (protected only because a job's own
+            request lengthened its MR), elastic victims they held to their minimum included. Empty
+            when unused.
 
     >>> SessionStats(decisions={}, resolutions=3, cache_hits=2, jobs=1).cache_misses
     1
@@ -291,7 +292,7 @@ class Session:
 
     def core_tasks(self, job: JobLike) -> tuple[TaskLike, ...]:
         """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
-        in its queue's quota (BEHAVIOR.md section 7): every active task of a non-preemptible
+        in its queue's quota (docs/spec/preemptibility.md): every active task of a non-preemptible
         job, a semi-preemptible job's core (the first ``min_available`` active tasks of each pod
         set, in listing order; with a sub-group tree, of the sub-groups each set needs, section
         18), nothing of a preemptible job.
@@ -389,9 +390,9 @@ class Session:
         """Whether ``victim`` is protected now, fundamentals aside.
 
         Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + MR``. With the protections beyond min-runtime in use (BEHAVIOR.md
-        section 16), a job's own request, a spent eviction budget and the checkpoint grace
-        protect too.
+        ``now < start + MR``. With the protections beyond min-runtime in use
+        (docs/spec/beyond-min-runtime.md), a job's own request, a spent eviction budget and the
+        checkpoint grace protect too.
 
         >>> from minruntime import QueueTree, Config, Queue, Job
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
@@ -474,8 +475,9 @@ class Session:
 
         Nothing (an empty tuple) if the victim is not eligible; all its active tasks if it is
         eligible and not protected; per pod set the active tasks above ``min_available`` if it
-        is protected and elastic, or semi-preemptible. With a sub-group tree (BEHAVIOR.md
-        section 18), the sub-groups outside its core come first, whole, the last listed first.
+        is protected and elastic, or semi-preemptible. With a sub-group tree
+        (docs/spec/sub-group-trees.md), the sub-groups outside its core come first, whole, the last
+        listed first.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
@@ -674,7 +676,8 @@ class Session:
     # -- unsaved work, ranking and selection ----------------------------------------------------
 
     def unsaved_work(self, victim: JobLike, tasks: Iterable[TaskLike] | None = None) -> float:
-        """The work evicting ``tasks`` of ``victim`` now would lose (BEHAVIOR.md section 16).
+        """The work evicting ``tasks`` of ``victim`` now would lose
+        (docs/spec/beyond-min-runtime.md).
 
         Seconds since its work was last saved (its last checkpoint of this run, else the end of
         its restore after the start), times the summed weight of the tasks (default: all its

@@ -168,8 +168,9 @@ def stamp_start_time(job: JobLike, *, now: Instant, pipelined: bool) -> datetime
 
 
 def stamp_last_eviction(*, now: Instant) -> datetime:
-    """A job's last eviction after an eviction of it commits at ``now``: ``now`` (BEHAVIOR.md
-    section 17). The next preemption-delay window of the job, pending again, starts there.
+    """A job's last eviction after an eviction of it commits at ``now``: ``now``
+    (docs/spec/preemption-delay.md#preemption-delay-stamping). The next preemption-delay window of
+    the job, pending again, starts there.
 
     Write it back with :func:`format_start_time` (RFC 3339, UTC, second precision) into the
     PodGroup annotation ``kai.scheduler/last-eviction-timestamp``.

@@ -133,7 +133,7 @@ def sub_group_trees(
     max_tasks: int = 4,
     all_required: bool = False,
 ) -> tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]]:
-    """Random sub-group trees (BEHAVIOR.md section 18): ``(sub_groups, min_sub_group,
+    """Random sub-group trees (docs/spec/sub-group-trees.md): ``(sub_groups, min_sub_group,
     pod_sets)`` for a :class:`~minruntime.Job`.
 
     Sets ``s0``, ``s1``, ... each under the job or an earlier set, each with at least one pod

@@ -628,8 +628,8 @@ class Settings:
               applies;
             - ``"min-runtime"`` (the default): the min-runtimes above and the tree's, no
               checkpoint-aware setting;
-            - ``"checkpoint-aware"``: the min-runtimes, plus BEHAVIOR.md section 16: every job
-              tells the Session its checkpoint interval, its last checkpoint and its past
+            - ``"checkpoint-aware"``: the min-runtimes, plus docs/spec/beyond-min-runtime.md: every
+              job tells the Session its checkpoint interval, its last checkpoint and its past
               evictions, and the grace and budget below apply.
         victim_order: the order in which victims are considered (:class:`VictimOrder`; default
             the reference scheduler's), whatever the policy.

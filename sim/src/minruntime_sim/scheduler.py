@@ -46,7 +46,7 @@ A partial eviction of an elastic job that keeps at least its minimum loses nothi
 remaining tasks carry its state.
 
 Under the ``checkpoint-aware`` policy each job shows the Session what the simulator knows
-(BEHAVIOR.md section 16): its ``checkpoint_interval``, its ``last_checkpoint`` (the latest
+(docs/spec/beyond-min-runtime.md): its ``checkpoint_interval``, its ``last_checkpoint`` (the latest
 checkpoint of its current run, the very instant whose progress an eviction keeps), its
 ``checkpoint_restore`` (the current run's restore, with checkpoint costs on), the times of its
 past evictions, and a weight of 1 per task (one GPU).
@@ -242,7 +242,8 @@ class _Job:
         self.effective = spec.preemptibility or (
             _PREEMPTIBLE if spec.priority < threshold else _NON
         )
-        """Its preemptibility: the explicit one, else the legacy priority rule (BEHAVIOR.md)."""
+        """Its preemptibility: the explicit one, else the legacy priority rule
+        (docs/spec/preemptibility.md#preemptibility-determination)."""
         self.goes_whole = not spec.elastic and self.effective is not _SEMI
         """A gang that is neither elastic nor semi-preemptible is evicted whole or not at all."""
         self.start_time: int | None = None
@@ -369,7 +370,8 @@ class _Clock:
 
 
 class _AwareJob(_Job):
-    """A job that also shows the Session its checkpoint-aware inputs (BEHAVIOR.md section 16).
+    """A job that also shows the Session its checkpoint-aware inputs
+    (docs/spec/beyond-min-runtime.md).
 
     ``last_checkpoint`` is :meth:`checkpoint_at` the clock's instant, the same checkpoint whose
     progress an eviction keeps, and ``checkpoint_restore`` the current run's restore (with

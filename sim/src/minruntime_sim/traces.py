@@ -62,7 +62,8 @@ node counts do not tell apart: every node is read as an 8-GPU one."""
 PRIORITY_INFERENCE: Final = 125
 PRIORITY_BUILD: Final = 100
 PRIORITY_TRAIN: Final = 50
-"""The reference scheduler's priority classes (inference, build, train; BEHAVIOR.md)."""
+"""The reference scheduler's priority classes (inference, build, train;
+docs/spec/preemptibility.md#preemptibility-priorities)."""
 
 PHILLY_ROOT: Final = "philly"
 ALIBABA_QUEUE: Final = "openb"
