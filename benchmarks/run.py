@@ -419,7 +419,13 @@ def bench_explain(scale: int) -> None:
     t_read = best(lambda: read_snapshot(objects))
     t_table = best(lambda: command(), 2)
     t_json = best(lambda: command("--output", "json"), 2)
-    t_pre = best(lambda: command("--preemptor", "ns-0/job-0"), 2)
+    # the first pending pod group (a running one is refused as a preemptor): no start stamp
+    pending = next(
+        f"{obj['metadata']['namespace']}/{obj['metadata']['name']}"
+        for obj in objects
+        if obj["kind"] == "PodGroup" and not obj["metadata"]["annotations"]
+    )
+    t_pre = best(lambda: command("--preemptor", pending), 2)
     label = f"explain, {groups:,} pod groups / {pods:,} pods"
     record(
         "explain_read_snapshot",

@@ -276,6 +276,7 @@ ARGUMENTS = st.lists(
             "--now=1e9",
             "--now=\u0663",
             "--now=+99999999w",
+            "--strict",
             "--strict-times",
             "--lenient-config",
             "--orphans-as-top-level",
@@ -339,7 +340,7 @@ def test_explain_answers_hostile_snapshots_with_its_own_errors_and_valid_output(
         check_stream(written, "")
         if output == "json":
             report = strict_json(written)
-            assert report["schema"] == "minruntime.explain/v2"
+            assert report["schema"] == "minruntime.explain/v3"
         assert len(written) <= 50 * len(text) + 20_000
     else:
         assert written == ""

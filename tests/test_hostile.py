@@ -394,7 +394,7 @@ def test_hostile_documents_cost_memory_of_the_order_of_their_size(text: str, exp
 
 
 def test_an_endless_input_is_read_up_to_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("minruntime.cli._MAX_INPUT_CHARACTERS", 1000)
+    monkeypatch.setattr("minruntime.cli._sources._MAX_INPUT_CHARACTERS", 1000)
     status, out, err = run(["-"], "[" + "{}, " * 400 + "{}]")
     assert (status, out) == (1, "")
     assert err == [

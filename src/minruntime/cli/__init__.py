@@ -1,0 +1,260 @@
+"""The ``minruntime`` command: explain who may be evicted from a cluster, why, and until when.
+
+``minruntime explain [SNAPSHOT ...]`` reads objects as ``kubectl get ... -o json`` prints them
+(``-`` reads standard input) and shows, per running job, its queue, priority, preemptibility
+and where that came from, its start time, its preempt min-runtime and where that came from, and
+whether it is protected now. With ``--preemptor POD_GROUP`` (or ``--preemptor-queue QUEUE``) it
+shows, per running job, whether that preemptor may preempt or reclaim it, why, until when it is
+protected, which pods could go, and when to retry. ``--queues`` shows each queue's effective
+min-runtimes and where they come from instead. Without a snapshot it explains a bundled
+example cluster. ``minruntime example`` prints a worked example of the resolution rules.
+With ``--preemptor`` it also gives the plan: which pods would go, in order, to free what the
+preemptor's pending pods request, what that loses, what is still missing and when to retry.
+``--timeline FILE`` writes a picture of the running jobs' protection windows (an SVG).
+``minruntime simulate`` runs ``minruntime-sim``, the trace-driven simulator, which is a
+separate distribution (``pip install ./sim`` from a clone); without it, the command says so.
+
+The command is in modules, one concern each: ``_arguments`` (the command line), ``_sources``
+(reading files), ``_report`` (the typed report, from the Session's answers), ``_table``,
+``_json`` and ``_timeline`` (rendering it), ``_example`` (the worked example).
+
+Errors in the input go to standard error, one line each (naming the file, when the snapshot
+comes from several), and the exit status is 1 (2 for bad arguments). Hostile input is one of
+these errors, never a traceback; the terminal never receives a raw control character.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import os
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Final, TextIO
+
+from minruntime._text import shown
+from minruntime.cli._arguments import UsageError, build_parser, check_output_path, parse_now
+from minruntime.cli._example import EXAMPLE_NOW, worked_example
+from minruntime.cli._format import Terminal, escape
+from minruntime.cli._json import JSON_SCHEMA_ID, report_data
+from minruntime.cli._report import Report, build_report, warnings_of
+from minruntime.cli._sources import in_its_file, read_sources
+from minruntime.cli._table import render_table
+from minruntime.cli._timeline import html_page, timeline_svg
+from minruntime.errors import InvalidObject, MinRuntimeError
+from minruntime.jobs import Job
+from minruntime.kube import Snapshot, SnapshotJob, read_snapshot
+
+__all__ = ["EXAMPLE_NOW", "JSON_SCHEMA_ID", "explain_report", "main", "worked_example"]
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+class _NotInSnapshot(MinRuntimeError, LookupError):
+    """A pod group or queue named on the command line that the snapshot does not hold."""
+
+
+class _StrictWarnings(MinRuntimeError, ValueError):
+    """``--strict``: the snapshot was read with warnings; ``problems`` lists them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__(f"--strict: {len(problems)} reading warnings")
+        self.problems = tuple(problems)
+
+
+def explain_report(
+    snapshot: Snapshot,
+    now: datetime,
+    *,
+    preemptor: SnapshotJob | Job | None = None,
+    sources: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The data of ``minruntime explain``: what the JSON output prints and the table shows.
+
+    Raises:
+        MinRuntimeError: (a ``ValueError``) when ``preemptor`` is a pod group of the snapshot
+            with no pending pods.
+
+    >>> from minruntime.kube import read_snapshot
+    >>> report = explain_report(read_snapshot([]), EXAMPLE_NOW)
+    >>> report["schema"], report["jobs"], report["plans"], report["retryAt"]
+    ('minruntime.explain/v3', [], None, None)
+    """
+    return report_data(build_report(snapshot, now, preemptor=preemptor, sources=sources))
+
+
+def _strict(snapshot: Snapshot) -> None:
+    """``--strict``: any reading warning is an error (one place, so that the reader's own strict
+    option can take its place)."""
+    warnings = warnings_of(snapshot)
+    if warnings:
+        raise _StrictWarnings(warnings)
+
+
+def _preemptor(args: argparse.Namespace, snapshot: Snapshot) -> SnapshotJob | Job | None:
+    if args.preemptor is not None:
+        try:
+            return snapshot.find(args.preemptor)
+        except LookupError as error:
+            message = error.args[0] if error.args else str(error)
+            raise _NotInSnapshot(message) from None
+    if args.preemptor_queue is None:
+        return None
+    if args.preemptor_queue not in snapshot.tree:
+        raise _NotInSnapshot(
+            f"--preemptor-queue: queue {shown(args.preemptor_queue)} is not in the snapshot"
+        )
+    priority = args.priority
+    if priority is None:
+        priority = max((job.job.priority for job in snapshot.jobs), default=0) + 1
+    return Job("(hypothetical)", args.preemptor_queue, priority=priority)
+
+
+def _write_timeline(path: str, report: Report, width: int) -> None:
+    svg = timeline_svg(report, width)
+    if path.lower().endswith((".html", ".htm")):
+        svg = html_page(svg, "minruntime: protection windows")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(svg)
+
+
+def _explain(
+    args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO, clock_now: datetime
+) -> int:
+    if args.priority is not None and args.preemptor_queue is None:
+        raise UsageError("--priority only applies with --preemptor-queue")
+    if args.snapshots.count("-") > 1:
+        raise UsageError("- (standard input) may be given only once")
+    if args.timeline is not None:
+        check_output_path("--timeline", args.timeline)
+    # the clock to the second: a time the command prints never shows microseconds unless given
+    now = parse_now(
+        args.now, EXAMPLE_NOW if not args.snapshots else clock_now.replace(microsecond=0)
+    )
+    objects, sources, origins = read_sources(args.snapshots, stdin)
+    try:
+        snapshot = read_snapshot(
+            objects,
+            lenient_config=args.lenient_config,
+            strict_times=args.strict_times,
+            orphans_as_top_level=args.orphans_as_top_level,
+        )
+    except InvalidObject as error:
+        if len(sources) < 2:
+            raise
+        raise in_its_file(error, objects, origins) from None
+    if args.strict:
+        _strict(snapshot)
+    report = build_report(snapshot, now, preemptor=_preemptor(args, snapshot), sources=sources)
+    if args.timeline is not None:
+        _write_timeline(args.timeline, report, args.timeline_width)
+    if args.output == "json":
+        # allow_nan=False: a non-finite number is refused where it is read; this is the guard
+        out.write(json.dumps(report_data(report), indent=2, allow_nan=False) + "\n")
+    else:
+        queues_view = args.queues or (not snapshot.jobs and len(snapshot.tree) > 0)
+        render_table(report, out, tree=snapshot.tree, queues_view=queues_view)
+        for warning in report.warnings:
+            err.write(f"minruntime: warning: {escape(warning)}\n")
+    return 0
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    now: datetime | None = None,
+) -> int:
+    """Run the command line and return its exit status.
+
+    ``now`` is the current time for ``--now``'s default; the command reads the clock once,
+    here, when it is not given. When the reader of the output goes away (``minruntime explain
+    | head``), the command stops quietly with status 141, as a program killed by SIGPIPE would.
+    """
+    stdin = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    try:
+        return _main(argv, stdin, out, err, now)
+    except BrokenPipeError:
+        if out is sys.stdout:  # nothing more can be written; keep the exit flush quiet too
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+_SIMULATOR: Final = "minruntime_sim.cli"
+"""The module of the separate ``minruntime-sim`` distribution that ``simulate`` runs."""
+
+
+def _simulate(arguments: list[str], out: TextIO, err: TextIO) -> int:
+    """``minruntime simulate``: hand over to ``minruntime-sim`` when it is installed."""
+    try:
+        simulator = importlib.import_module(_SIMULATOR)
+    except ModuleNotFoundError as error:
+        if error.name is None or not _SIMULATOR.startswith(error.name):
+            raise
+        err.write(
+            "minruntime: error: simulate needs the minruntime-sim distribution, which is not "
+            'installed: from a clone of this repository, pip install "./sim"\n'
+        )
+        return 2
+    status: int = simulator.main(arguments, stdout=out, stderr=err)
+    return status
+
+
+def _main(
+    argv: Sequence[str] | None,
+    stdin: TextIO,
+    out: TextIO,
+    err: TextIO,
+    now: datetime | None,
+) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] == "simulate":
+        return _simulate(arguments[1:], out, err)
+    if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
+        arguments = ["explain", *arguments]  # explain is the default command
+    raw_out, raw_err = out, err
+    out, err = Terminal(out), Terminal(err)  # type: ignore[assignment]
+    try:
+        with contextlib.redirect_stdout(raw_out), contextlib.redirect_stderr(raw_err):
+            args = build_parser().parse_args(arguments)  # --help prints and exits 0
+    except SystemExit as exit:
+        return exit.code if isinstance(exit.code, int) else 0
+    except UsageError as error:
+        err.write(f"minruntime: error: {escape(str(error))}\n")
+        return 2
+    try:
+        if args.command == "example":
+            out.write(worked_example() + "\n")
+            return 0
+        clock_now = now if now is not None else datetime.now(UTC)
+        return _explain(args, stdin, out, err, clock_now)
+    except UsageError as error:
+        err.write(f"minruntime: error: {escape(str(error))}\n")
+        return 2
+    except BrokenPipeError:
+        raise
+    except (MinRuntimeError, OSError) as error:
+        for line in _error_lines(error):
+            err.write(f"minruntime: error: {escape(line)}\n")
+        return 1
+
+
+def _error_lines(error: BaseException) -> list[str]:
+    problems = getattr(error, "problems", None)
+    if problems:
+        # "invalid queue tree: 2 problems: ..." becomes one line per problem
+        kind = str(error).split(":", 1)[0]
+        return [f"{kind}: {' '.join(str(problem).split())}" for problem in problems]
+    if isinstance(error, OSError) and error.filename is not None:
+        return [f"{error.filename}: {error.strerror}"]
+    text = error.args[0] if isinstance(error, LookupError) and error.args else str(error)
+    return [" ".join(str(text).split())]

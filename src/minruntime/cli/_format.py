@@ -1,0 +1,149 @@
+"""Text for the terminal: times, cells, aligned tables that fit the width, a safe stream.
+
+>>> _short(datetime(2026, 11, 22, 12, 5, tzinfo=UTC), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+'12:05:00'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Final, TextIO
+
+from minruntime._time import FOREVER
+from minruntime.durations import MinRuntime
+
+__all__ = ["WIDTH", "Terminal", "ago", "cell", "escape", "iso", "short", "table", "work_hours"]
+
+WIDTH: Final = 100
+"""The widest line the table view writes."""
+_CELL_WIDTH: Final = 48
+"""The widest a table cell may be: a longer name is cut (the JSON output holds it in full)."""
+_NARROWEST: Final = 12
+"""A column the width bound cuts is cut no narrower than this."""
+
+
+def iso(moment: datetime | None) -> str | None:
+    """An instant as RFC 3339 in UTC (``Z``), ``"never"`` for ``FOREVER``, ``None`` for none.
+
+    >>> iso(datetime(2026, 11, 22, 12, 0, tzinfo=UTC)), iso(FOREVER), iso(None)
+    ('2026-11-22T12:00:00Z', 'never', None)
+    """
+    if moment is None:
+        return None
+    if moment == FOREVER:
+        return "never"
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def short(moment: datetime | None, now: datetime) -> str:
+    """A time for the table (UTC): the clock time on ``now``'s day, the day and minute in its
+    year, else the date; ``-`` for none and ``never`` for ``FOREVER``.
+
+    >>> short(datetime(2026, 11, 21, 9, 30, tzinfo=UTC), datetime(2026, 11, 22, tzinfo=UTC))
+    '11-21 09:30'
+    """
+    if moment is None:
+        return "-"
+    if moment == FOREVER:
+        return "never"
+    utc = moment.astimezone(UTC)
+    if utc.date() == now.date():
+        return utc.strftime("%H:%M:%S")
+    return utc.strftime("%m-%d %H:%M") if utc.year == now.year else utc.strftime("%Y-%m-%d")
+
+
+def ago(delta: timedelta) -> str:
+    """A length of time in the duration grammar, whole seconds.
+
+    >>> ago(timedelta(minutes=57))
+    '57m'
+    """
+    return str(MinRuntime(int(abs(delta.total_seconds()))))
+
+
+def work_hours(seconds: float) -> str:
+    """Unsaved work for the table, in GPU-hours (weight-hours when pods carry a weight).
+
+    >>> work_hours(5400.0)
+    '1.50'
+    """
+    return f"{seconds / 3600:.2f}"
+
+
+def escape(text: str) -> str:
+    """Text safe for a terminal: control and format characters (escape sequences, bidi
+    overrides, newlines) are shown as Python escapes instead of reaching the terminal.
+
+    >>> print(escape("a\\x1b[2Jb\\u202ec"))
+    a\\x1b[2Jb\\u202ec
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
+def cell(text: str, width: int = _CELL_WIDTH) -> str:
+    """A table cell: escaped, and cut to ``width`` characters with ``...`` when longer.
+
+    >>> cell("x" * 60, 10)
+    'xxxxxxx...'
+    """
+    escaped = escape(text)
+    return escaped if len(escaped) <= width else escaped[: width - 3] + "..."
+
+
+class Terminal:
+    """A text stream that never fails on a character its encoding lacks: the line is written
+    with that character as a backslash escape (as ``errors="backslashreplace"`` would)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except UnicodeEncodeError:
+            safe = text.encode(self.encoding, "backslashreplace").decode(self.encoding)
+            return self.stream.write(safe)
+
+
+def _fitted(widths: list[int], limit: int) -> list[int]:
+    """Column widths cut so that the row (two spaces between columns) is at most ``limit``:
+    the widest column gives way first, never below ``_NARROWEST``."""
+    widths = list(widths)
+    while sum(widths) + 2 * (len(widths) - 1) > limit:
+        widest = max(range(len(widths)), key=lambda i: (widths[i], -i))
+        excess = sum(widths) + 2 * (len(widths) - 1) - limit
+        room = widths[widest] - _NARROWEST
+        if room <= 0:
+            break
+        widths[widest] -= min(excess, room)
+    return widths
+
+
+def table(rows: Sequence[Sequence[str]], width: int = _CELL_WIDTH + 2) -> list[str]:
+    """Rows aligned in columns, each line at most :data:`WIDTH` characters; a row of one cell
+    (a heading or a note) is written as it is, cut at :data:`WIDTH`.
+
+    >>> table([["A", "B"], ["x" * 200], ["aa", "b"]])[:1] + [len(line) for line in
+    ...     table([["A", "B"], ["x" * 200], ["aa", "b"]])]
+    ['A   B', 5, 100, 5]
+    """
+    cut = [[cell(text, width if len(row) > 1 else WIDTH) for text in row] for row in rows]
+    full = [row for row in cut if len(row) > 1]
+    if not full:
+        return [row[0] for row in cut]
+    widths = _fitted([max(len(row[i]) for row in full) for i in range(len(full[0]))], WIDTH)
+    return [
+        "  ".join(
+            cell(text, size).ljust(size) for text, size in zip(row, widths, strict=True)
+        ).rstrip()
+        if len(row) > 1
+        else row[0]
+        for row in cut
+    ]

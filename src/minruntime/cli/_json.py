@@ -1,0 +1,185 @@
+"""The JSON output of ``minruntime explain``: the report's values as JSON data.
+
+>>> from datetime import UTC
+>>> from minruntime.kube import read_snapshot
+>>> from minruntime.cli._report import build_report
+>>> data = report_data(build_report(read_snapshot([]), datetime(2026, 11, 22, 12, tzinfo=UTC)))
+>>> data["schema"], data["now"], data["plans"]
+('minruntime.explain/v3', '2026-11-22T12:00:00Z', None)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Final
+
+from minruntime.cli._format import ago, iso, short
+from minruntime.cli._report import JobEntry, Plan, PreemptorEntry, Report, Verdict
+from minruntime.decisions import Decision, Resolution
+from minruntime.jobs import ACTIVE_STATUSES, Job
+from minruntime.preemptibility import Preemptibility
+
+__all__ = ["JSON_SCHEMA_ID", "protection_text", "report_data"]
+
+JSON_SCHEMA_ID: Final = "minruntime.explain/v3"
+"""The ``schema`` field of ``minruntime explain --output json``; it changes only with the format."""
+
+
+def _resolution(resolution: Resolution) -> dict[str, Any]:
+    return {"minRuntime": str(resolution.min_runtime), "source": resolution.source}
+
+
+def _tree_data(job: Job) -> dict[str, Any] | None:
+    """A job's sub-group tree (docs/spec/sub-group-trees.md) as read, or ``None`` without one."""
+    if not job.sub_groups and job.min_sub_group is None:
+        return None
+    return {
+        "minSubGroup": job.min_sub_group,
+        "sets": [
+            {"name": node.name, "parent": node.parent, "minSubGroup": node.min_sub_group}
+            for node in job.sub_groups
+        ],
+        "podSets": [
+            {"name": pod_set.name, "parent": pod_set.parent, "minAvailable": pod_set.min_available}
+            for pod_set in job.pod_sets
+        ],
+    }
+
+
+def protection_text(entry: JobEntry, now: datetime) -> str:
+    """The job's protection from preempt as a sentence fragment (the ``protection`` field)."""
+    own = entry.own
+    if entry.job.preemptibility.value is Preemptibility.NON_PREEMPTIBLE:
+        text = "never evicted (non-preemptible)"
+    elif own.min_runtime.is_never:
+        text = "never preempted"
+    elif own.protected_until is None:
+        text = "not protected (never started)"
+    elif own.protected:
+        until = own.protected_until
+        text = f"protected until {short(until, now)} ({ago(until - now)} left)"
+    else:
+        text = "not protected"
+    if entry.job.preemptibility.value is Preemptibility.SEMI_PREEMPTIBLE:
+        text += "; core kept (semi-preemptible)"
+    return text
+
+
+def _decision(verdict: Verdict) -> dict[str, Any]:
+    decision: Decision = verdict.decision
+    return {
+        "action": str(decision.action),
+        "allowed": decision.allowed,
+        "reason": str(decision.reason),
+        "minRuntime": str(decision.min_runtime),
+        "source": decision.source,
+        "protectedUntil": iso(decision.protected_until),
+        "protectedBy": None if decision.protected_by is None else str(decision.protected_by),
+        # the preemptor's side (docs/spec/preemption-delay.md): set while it is within its
+        # preemption delay
+        "delayedUntil": iso(decision.delayed_until),
+        # a victim with a sub-group tree (docs/spec/sub-group-trees.md): the sub-groups outside its
+        # core, which go whole and first
+        "optionalSubGroups": list(decision.optional_sub_groups),
+        "evictable": [str(task.id) for task in verdict.evictable],
+        "notes": list(decision.notes),
+        "explanation": str(decision),
+        "unsavedWork": round(verdict.unsaved_work, 3),
+        "rank": verdict.rank,
+    }
+
+
+def _job(entry: JobEntry, now: datetime) -> dict[str, Any]:
+    job = entry.job
+    own = entry.own
+    return {
+        "id": job.id,
+        "queue": job.job.queue,
+        "priority": job.job.priority,
+        "priorityClass": job.priority_class,
+        "preemptibility": str(job.preemptibility.value),
+        "preemptibilitySource": str(job.preemptibility.source),
+        "preemptibilityDetail": job.preemptibility.detail,
+        "startTime": iso(job.job.start_time),
+        "pods": {"total": job.task_count, "active": job.count(*ACTIVE_STATUSES)},
+        "subGroupTree": _tree_data(job.job),
+        "preempt": {
+            "minRuntime": str(own.min_runtime),
+            "source": own.source,
+            "protectedUntil": iso(own.protected_until),
+            "protected": own.protected,
+        },
+        "protection": protection_text(entry, now),
+        "decision": None if entry.verdict is None else _decision(entry.verdict),
+    }
+
+
+def _preemptor(pre: PreemptorEntry) -> dict[str, Any]:
+    return {
+        "id": str(pre.job.id),
+        "queue": pre.job.queue,
+        "priority": pre.job.priority,
+        "hypothetical": pre.hypothetical,
+        "pendingPods": len(pre.pending),
+        "needed": pre.needed,
+    }
+
+
+def _plan(plan: Plan, work: dict[str, float]) -> dict[str, Any]:
+    selection = plan.selection
+    return {
+        "action": str(plan.action),
+        "needed": selection.needed,
+        "freed": selection.freed,
+        "shortfall": selection.shortfall,
+        "enough": bool(selection),
+        "unsavedWork": round(selection.unsaved_work, 3),
+        "retryAt": iso(plan.retry_at),
+        "victims": [
+            {
+                "id": str(victim.id),
+                "pods": [str(task.id) for task in tasks],
+                "unsavedWork": round(work[str(victim.id)], 3),
+            }
+            for victim, tasks in zip(selection.victims, selection.tasks, strict=True)
+        ],
+    }
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    """The report as the JSON output prints it (``schema`` :data:`JSON_SCHEMA_ID`)."""
+    config = report.config
+    work = {
+        entry.job.id: entry.verdict.unsaved_work
+        for entry in report.jobs
+        if entry.verdict is not None
+    }
+    return {
+        "schema": JSON_SCHEMA_ID,
+        "now": iso(report.now),
+        "sources": list(report.sources),
+        "config": {
+            "defaultPreemptMinRuntime": str(config.default_preempt_min_runtime),
+            "defaultReclaimMinRuntime": str(config.default_reclaim_min_runtime),
+            "reclaimResolveMethod": config.reclaim_resolve_method,
+        },
+        "queues": report.queues,
+        "podGroups": report.pod_groups,
+        "running": report.running,
+        "leftOut": report.left_out,
+        "queueTree": [
+            {
+                "name": entry.name,
+                "parent": entry.parent,
+                "preempt": _resolution(entry.preempt),
+                "reclaim": _resolution(entry.reclaim),
+                "reclaimFromAnotherTree": _resolution(entry.reclaim_from_another_tree),
+            }
+            for entry in report.queue_tree
+        ],
+        "preemptor": None if report.preemptor is None else _preemptor(report.preemptor),
+        "jobs": [_job(entry, report.now) for entry in report.jobs],
+        "plans": None if report.preemptor is None else [_plan(p, work) for p in report.plans],
+        "retryAt": iso(report.retry_at),
+        "warnings": list(report.warnings),
+    }

@@ -1,0 +1,368 @@
+"""The report of ``minruntime explain``: typed values built from the Session's own answers.
+
+Every value here is an answer of :class:`~minruntime.Session`, asked once per question: a
+job's own protection is :meth:`~minruntime.Session.resolve`,
+:meth:`~minruntime.Session.protected_until` and :meth:`~minruntime.Session.is_protected`, each
+victim's verdict an :meth:`~minruntime.Session.explain` decision, the order is :meth:`~minruntime.Session.rank_victims`, the plan is
+:meth:`~minruntime.Session.select`, the retry time :meth:`~minruntime.Session.next_expiry`,
+the queues' min-runtimes :meth:`~minruntime.Session.resolve`. The renderers (``_table``,
+``_json``, ``_timeline``) only format these values; nothing here or there restates a rule.
+
+>>> from datetime import UTC
+>>> from minruntime.kube import read_snapshot
+>>> report = build_report(read_snapshot([]), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+>>> report.jobs, report.plans, report.retry_at
+((), (), None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Final
+
+import attrs
+
+from minruntime.config import Config
+from minruntime.decisions import Action, Decision, Resolution, Selection
+from minruntime.durations import MinRuntime
+from minruntime.errors import MinRuntimeError
+from minruntime.jobs import ACTIVE_STATUSES, Job, TaskLike, TaskStatus
+from minruntime.kube import Snapshot, SnapshotJob
+from minruntime.preemptibility import PreemptibilitySource
+from minruntime.queues import Queue, QueueTree
+from minruntime.session import Session
+
+__all__ = [
+    "ACTIONS",
+    "JobEntry",
+    "NotPending",
+    "OwnProtection",
+    "Plan",
+    "PreemptorEntry",
+    "QueueEntry",
+    "Report",
+    "Verdict",
+    "build_report",
+    "left_out",
+    "preemptor_entry",
+    "queue_order",
+    "warnings_of",
+]
+
+PENDING: Final = frozenset({TaskStatus.PENDING, TaskStatus.GATED})
+ACTIONS: Final = (Action.RECLAIM, Action.PREEMPT)
+"""The actions in the order the report gives their plans (the reference tries reclaim first)."""
+
+
+class NotPending(MinRuntimeError, ValueError):
+    """A preemptor named on the command line that has no pending pods: nothing to place."""
+
+
+@attrs.frozen(kw_only=True)
+class QueueEntry:
+    """One queue's effective min-runtimes, each a :class:`~minruntime.Resolution`."""
+
+    name: str
+    parent: str | None
+    preempt: Resolution
+    reclaim: Resolution
+    """Reclaim by a preemptor in a queue beside it (under the same parent)."""
+    reclaim_from_another_tree: Resolution
+    """Reclaim by a preemptor in another top-level tree."""
+
+
+@attrs.frozen(kw_only=True)
+class PreemptorEntry:
+    """The preemptor: a pod group of the snapshot or a hypothetical job."""
+
+    job: Job
+    hypothetical: bool
+    pending: tuple[TaskLike, ...]
+    """Its pending (or gated) pods, in listing order."""
+
+    @property
+    def needed(self) -> float:
+        """What its pending pods request: their summed task weight (a pod's GPUs, else 1)."""
+        return sum(float(getattr(task, "weight", 1.0)) for task in self.pending)
+
+
+@attrs.frozen(kw_only=True)
+class OwnProtection:
+    """A job's protection from preempt in its own queue: the Session's three answers."""
+
+    resolution: Resolution
+    """Its preempt min-runtime and the queue it comes from (:meth:`Session.resolve`)."""
+    protected_until: datetime | None
+    """When that protection ends (:meth:`Session.protected_until`)."""
+    protected: bool
+    """Whether it protects the job now (:meth:`Session.is_protected`)."""
+
+    @property
+    def min_runtime(self) -> MinRuntime:
+        """The preempt min-runtime."""
+        return self.resolution.min_runtime
+
+    @property
+    def source(self) -> str | None:
+        """The queue whose setting it is, ``None`` for the node-pool default."""
+        return self.resolution.source
+
+
+@attrs.frozen(kw_only=True)
+class Verdict:
+    """The preemptor's answer for one running job."""
+
+    decision: Decision
+    evictable: tuple[TaskLike, ...]
+    """Its pods that may go, least important first (:meth:`Session.evictable_tasks`)."""
+    unsaved_work: float
+    """The work evicting them would lose (all its active pods when none may go)."""
+    rank: int | None
+    """Its place in :meth:`Session.rank_victims` for its action (1 first), ``None`` refused."""
+
+
+@attrs.frozen(kw_only=True)
+class JobEntry:
+    """One running job: what it is, its own protection, and the preemptor's verdict on it."""
+
+    job: SnapshotJob
+    own: OwnProtection
+    """Its protection from preempt in its own queue."""
+    verdict: Verdict | None = None
+
+    @property
+    def action(self) -> Action | None:
+        """The preemptor's action on it, when there is a preemptor."""
+        return None if self.verdict is None else self.verdict.decision.action
+
+
+@attrs.frozen(kw_only=True)
+class Plan:
+    """Which pods would go, by one action, to free what the preemptor's pending pods request.
+
+    ``selection`` is :meth:`Session.select` over the running jobs of that action; ``retry_at``
+    is :meth:`Session.next_expiry` over the same jobs.
+    """
+
+    action: Action
+    selection: Selection[Job]
+    retry_at: datetime | None
+
+
+@attrs.frozen(kw_only=True)
+class Report:
+    """Everything ``minruntime explain`` shows."""
+
+    now: datetime
+    sources: tuple[str, ...]
+    config: Config
+    queues: int
+    pod_groups: int
+    running: int
+    """How many pod groups run (the jobs listed, and the preemptor when it runs)."""
+    left_out: int
+    """Objects the reader left out (counted from its warnings, until it reports them)."""
+    queue_tree: tuple[QueueEntry, ...]
+    preemptor: PreemptorEntry | None
+    jobs: tuple[JobEntry, ...]
+    plans: tuple[Plan, ...]
+    retry_at: datetime | None
+    warnings: tuple[str, ...]
+
+
+def queue_order(tree: QueueTree) -> list[tuple[int, str]]:
+    """Each queue of the tree, depth first and by name, as ``(depth, name)``.
+
+    >>> queue_order(QueueTree([Queue("b"), Queue("a"), Queue("c", "b")]))
+    [(0, 'a'), (0, 'b'), (1, 'c')]
+    """
+    order: list[tuple[int, str]] = []
+    stack = [(0, name) for name in sorted(tree.children(None), reverse=True)]
+    while stack:  # iterative: a deep tree must not reach the recursion limit
+        depth, name = stack.pop()
+        order.append((depth, name))
+        stack.extend((depth + 1, child) for child in sorted(tree.children(name), reverse=True))
+    return order
+
+
+def _unused(tree: QueueTree, name: str) -> str:
+    while name in tree:
+        name += "'"
+    return name
+
+
+def _queue_entries(snapshot: Snapshot) -> tuple[QueueEntry, ...]:
+    """Each queue's min-runtimes, asked of a Session about hypothetical preemptors: one in a
+    queue beside it (a new child of its parent) and one in a new top-level queue."""
+    tree = snapshot.tree
+    if not len(tree):
+        return ()
+    order = queue_order(tree)
+    other = _unused(tree, "(another tree)")
+    beside = {
+        parent: _unused(tree, f"(beside the children of {parent})")
+        for parent in {tree.parent(name) for _, name in order}
+        if parent is not None
+    }
+    extended = QueueTree(
+        [
+            # as the tree has it (a parent the reader dropped, with --orphans-as-top-level)
+            *(attrs.evolve(tree[name], parent=tree.parent(name)) for _, name in order),
+            Queue(other),
+            *(Queue(name, parent) for parent, name in beside.items()),
+        ]
+    )
+    session = Session(extended, snapshot.config, 0)
+    entries = []
+    for _, name in order:
+        parent = tree.parent(name)
+        sibling = other if parent is None else beside[parent]
+        entries.append(
+            QueueEntry(
+                name=name,
+                parent=parent,
+                preempt=session.resolve(Action.PREEMPT, name, name),
+                reclaim=session.resolve(Action.RECLAIM, sibling, name),
+                reclaim_from_another_tree=session.resolve(Action.RECLAIM, other, name),
+            )
+        )
+    return tuple(entries)
+
+
+def warnings_of(snapshot: Snapshot) -> tuple[str, ...]:
+    """The snapshot's warnings, with the legacy-rule fallbacks summed up in one line."""
+    warnings = list(snapshot.warnings)
+    legacy = 0
+    for job in snapshot.jobs:
+        if job.preemptibility.source is PreemptibilitySource.LEGACY_PRIORITY:
+            legacy += 1
+            # the job's own fallback warning is summed up below
+            summed = job.preemptibility.warnings[-1:]
+            warnings.extend(w for w in job.warnings if not any(w.endswith(x) for x in summed))
+        else:
+            warnings.extend(job.warnings)
+    if legacy:
+        warnings.append(
+            f"{legacy} of {len(snapshot.jobs)} pod groups have no preemptibility set and "
+            "fall back on the legacy priority rule (priority < 100 is preemptible); set "
+            "spec.preemptibility or the kai.scheduler/preemptibility label to make it explicit"
+        )
+    return tuple(warnings)
+
+
+_LEFT_OUT: Final = re.compile(
+    r": (an object without a kind|apiVersion .* is not the scheduler's \(.*\)); ignored$"
+)
+"""The reader's warnings about an object it left out whole (until it counts them itself)."""
+
+
+def left_out(snapshot: Snapshot) -> int:
+    """How many objects the reader left out: its warnings that say so.
+
+    >>> from minruntime.kube import read_snapshot
+    >>> left_out(read_snapshot([{"metadata": {"name": "stray"}}]))
+    1
+    """
+    return sum(1 for warning in snapshot.warnings if _LEFT_OUT.search(warning))
+
+
+def preemptor_entry(preemptor: SnapshotJob | Job) -> PreemptorEntry:
+    """The preemptor as the report shows it.
+
+    Raises:
+        NotPending: for a pod group of the snapshot with no pending pods.
+    """
+    job = preemptor.job if isinstance(preemptor, SnapshotJob) else preemptor
+    pending = tuple(
+        task for pod_set in job.pod_sets for task in pod_set.tasks if task.status in PENDING
+    )
+    hypothetical = not isinstance(preemptor, SnapshotJob)
+    if not hypothetical and not pending:
+        raise NotPending(
+            f"--preemptor: pod group {job.id!r} has no pending pods (expected a pod group with "
+            "pods waiting to be placed; --preemptor-queue asks about a hypothetical job)"
+        )
+    return PreemptorEntry(job=job, hypothetical=hypothetical, pending=pending)
+
+
+def _own(session: Session, job: Job) -> OwnProtection:
+    """A job's protection from preempt in its own queue (a preemptor there: the job itself)."""
+    return OwnProtection(
+        resolution=session.resolve(Action.PREEMPT, job.queue, job.queue),
+        protected_until=session.protected_until(Action.PREEMPT, job, job),
+        protected=session.is_protected(Action.PREEMPT, job, job),
+    )
+
+
+def build_report(
+    snapshot: Snapshot,
+    now: datetime,
+    *,
+    preemptor: SnapshotJob | Job | None = None,
+    sources: Sequence[str] = (),
+) -> Report:
+    """The report of ``minruntime explain`` on ``snapshot`` at ``now``.
+
+    Raises:
+        NotPending: when ``preemptor`` is a pod group of the snapshot with no pending pods.
+    """
+    session = Session(snapshot.tree, snapshot.config, now)
+    pre = None if preemptor is None else preemptor_entry(preemptor)
+    running = [job for job in snapshot.jobs if job.count(*ACTIVE_STATUSES)]
+    victims = [job for job in running if pre is None or job.job.id != pre.job.id]
+    verdicts: dict[str, Verdict] = {}
+    plans: list[Plan] = []
+    retry_at = None
+    if pre is not None:
+        by_action: dict[Action, list[Job]] = {action: [] for action in ACTIONS}
+        decisions: dict[str, Decision] = {}
+        evictable: dict[str, tuple[TaskLike, ...]] = {}
+        for entry in victims:
+            job = entry.job
+            action = Action.PREEMPT if job.queue == pre.job.queue else Action.RECLAIM
+            by_action[action].append(job)
+            decision = decisions[entry.id] = session.explain(action, pre.job, job)
+            if decision.allowed:
+                evictable[entry.id] = session.evictable_tasks(action, pre.job, job)
+        ranks: dict[str, int] = {}
+        expiries = []
+        for action, pool in by_action.items():
+            ranked = session.rank_victims(action, pre.job, pool)
+            ranks.update((str(job.id), place) for place, job in enumerate(ranked, start=1))
+            expiry = session.next_expiry(action, pre.job, pool)
+            if expiry is not None:
+                expiries.append(expiry)
+            if pre.pending:
+                selection = session.select(action, pre.job, pool, pre.needed)
+                plans.append(Plan(action=action, selection=selection, retry_at=expiry))
+        retry_at = min(expiries, default=None)
+        for entry in victims:
+            tasks = evictable.get(entry.id, ())
+            verdicts[entry.id] = Verdict(
+                decision=decisions[entry.id],
+                evictable=tasks,
+                # what evicting it would lose: the tasks that would go (all active ones if none)
+                unsaved_work=session.unsaved_work(entry.job, tasks or None),
+                rank=ranks.get(entry.id),
+            )
+    jobs = tuple(
+        JobEntry(job=entry, own=_own(session, entry.job), verdict=verdicts.get(entry.id))
+        for entry in victims
+    )
+    return Report(
+        now=session.now,
+        sources=tuple(sources),
+        config=snapshot.config,
+        queues=len(snapshot.tree),
+        pod_groups=len(snapshot.jobs),
+        left_out=left_out(snapshot),
+        queue_tree=_queue_entries(snapshot),
+        preemptor=pre,
+        jobs=jobs,
+        plans=tuple(plans),
+        retry_at=retry_at,
+        warnings=warnings_of(snapshot),
+        running=len(running),
+    )

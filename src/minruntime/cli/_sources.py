@@ -1,0 +1,83 @@
+"""Reading the snapshot's sources: files, standard input, the scheduler's ZIP, the example.
+
+>>> objects, sources, _ = read_sources([], None)  # type: ignore[arg-type]
+>>> sources, len(objects) > 20
+(['the bundled example'], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, Final, TextIO
+
+from minruntime.errors import InvalidObject
+from minruntime.kube import _name as object_name
+from minruntime.kube import load_objects, load_snapshot_archive
+
+__all__ = ["in_its_file", "read_sources"]
+
+_EXAMPLE_RESOURCE: Final = "data/example-cluster.json"
+_MAX_INPUT_CHARACTERS: Final = 1 << 30
+"""The most a snapshot file (or standard input) may hold: reading stops there, so that pointing
+the command at ``/dev/zero`` or an endless pipe is an error, not a hang."""
+
+
+def read_sources(
+    paths: Sequence[str], stdin: TextIO
+) -> tuple[list[Any], list[str], dict[int, str]]:
+    """The objects of every source, the sources' names, and each object's source (by id)."""
+    if not paths:
+        text = resources.files("minruntime").joinpath(_EXAMPLE_RESOURCE).read_text(encoding="utf-8")
+        return load_objects(text, origin="the bundled example"), ["the bundled example"], {}
+    objects: list[Any] = []
+    origins: dict[int, str] = {}
+    for path in paths:
+        origin = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                text = stdin.read(_MAX_INPUT_CHARACTERS + 1)
+            else:
+                with open(path, "rb") as handle:
+                    data = handle.read(_MAX_INPUT_CHARACTERS + 1)
+                if len(data) > _MAX_INPUT_CHARACTERS:
+                    raise InvalidObject(
+                        f"{origin}: larger than {_MAX_INPUT_CHARACTERS} bytes (a snapshot of a "
+                        "large cluster is a few hundred megabytes at most; is it the right file?)",
+                        object=origin,
+                    )
+                if data.startswith(b"PK\x03\x04"):  # the reference scheduler's snapshot (a ZIP)
+                    loaded = load_snapshot_archive(data, origin=origin)
+                    origins.update((id(obj), origin) for obj in loaded)
+                    objects.extend(loaded)
+                    continue
+                text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InvalidObject(
+                f"{origin}: not UTF-8 text ({error.reason} at byte {error.start})", object=origin
+            ) from None
+        if len(text) > _MAX_INPUT_CHARACTERS:
+            raise InvalidObject(
+                f"{origin}: larger than {_MAX_INPUT_CHARACTERS} characters (a snapshot of a large "
+                "cluster is a few hundred megabytes at most; is it the right file?)",
+                object=origin,
+            )
+        loaded = load_objects(text, origin=origin)
+        origins.update((id(obj), origin) for obj in loaded)
+        objects.extend(loaded)
+    return objects, ["-" if path == "-" else path for path in paths], origins
+
+
+def in_its_file(error: InvalidObject, objects: list[Any], origins: dict[int, str]) -> InvalidObject:
+    """The error, its message prefixed with the file that holds the object it names (when the
+    snapshot comes from several files and exactly one of them holds such an object)."""
+    files = sorted(
+        {
+            origins[id(obj)]
+            for obj in objects
+            if id(obj) in origins and object_name(obj) == error.object
+        }
+    )
+    if len(files) != 1:
+        return error
+    return InvalidObject(f"{files[0]}: {error}", object=error.object, field=error.field)
