@@ -646,7 +646,7 @@ def test_a_bad_task_weight_is_an_error_naming_the_field_and_value(weight: object
 
 
 def test_job_repr_shows_the_inputs_as_one_value() -> None:
-    tree = ", sub_groups=(), min_sub_group=None)"
+    tree = ", sub_groups=(), min_sub_group=None, core_pods=None)"
     assert repr(make_job("j", "q")).endswith(f"inputs=None{tree}")
     assert repr(make_job("j", "q", evictions=2, requested_min_runtime="1h")).endswith(
         "inputs=JobInputs(checkpoint_interval=None, last_checkpoint=None, "

@@ -417,6 +417,17 @@ def test_a_never_min_runtime_stays_never_whatever_the_request() -> None:
 ELASTIC = victim("elastic", weights=(8, 2, 1), min_available=1, checkpoint_interval="45m")
 
 
+def test_a_task_order_key_chooses_the_tasks_whose_unsaved_work_explain_counts() -> None:
+    """With a key, the elastic victim keeps its most important task (the light one here): the
+    two heavier tasks are its surplus, in explain as in the ranking."""
+    weights = {"elastic-0": 8.0, "elastic-1": 2.0, "elastic-2": 1.0}
+    keyed = Session(TREE, Config(), at(35), task_order=lambda task: weights[str(task.id)])
+    decision = keyed.explain(RECLAIM, RECLAIMER, ELASTIC)
+    evictable = keyed.evictable_tasks(RECLAIM, RECLAIMER, ELASTIC)
+    assert [task.id for task in evictable] == ["elastic-0", "elastic-1"]
+    assert decision.unsaved_work == 35 * 60 * 10.0 == keyed.unsaved_work(ELASTIC, evictable)
+
+
 def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
     current = session(35)
     decision = current.explain(RECLAIM, RECLAIMER, ELASTIC)

@@ -280,6 +280,185 @@ def test_nested_optional_sets_go_whole_last_listed_first() -> None:
     ]
 
 
+def test_the_core_at_a_set_is_chosen_satisfied_first_then_by_name() -> None:
+    """Not by listing order: the core stays the same however a cycle lists the sub-groups."""
+    job = Job(
+        "j",
+        "q",
+        start_time=0,
+        preemptibility="semi-preemptible",
+        min_sub_group=1,
+        pod_sets=[leaf("b", 1), leaf("a", 1), leaf("c", 1, "PP")],
+    )
+    s = session()
+    assert ids(s.core_tasks(job)) == ["a-0"]  # a and b satisfied, a first by name
+    assert s.explain("preempt", PREEMPTOR, job).optional_sub_groups == ("c", "b")
+    # optional sub-groups whole, last listed first (c holds no active task), then a's surplus
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["b-1", "b-0", "a-1"]
+    relisted = attrs.evolve(job, pod_sets=[job.pod_sets[1], job.pod_sets[0], job.pod_sets[2]])
+    assert ids(s.core_tasks(relisted)) == ["a-0"]
+    # a not satisfied: the satisfied b comes first, whatever the names
+    short = attrs.evolve(job, pod_sets=[leaf("b", 1), leaf("a", 2, "PR"), leaf("c", 1, "PP")])
+    assert ids(s.core_tasks(short)) == ["b-0"]
+
+
+def test_a_tree_loses_optional_sub_groups_then_surplus_then_its_core() -> None:
+    """Surplus first in a tree: the optional sub-group whole, then the kept pod sets' tasks
+    above their minimum, then (unprotected) the rest."""
+    job = Job(
+        "t",
+        "q",
+        start_time=0,
+        min_sub_group=2,
+        pod_sets=[leaf("z", 1, "RR"), leaf("y", 1, "RRR"), leaf("x", 2, "RR")],
+    )
+    # x, y and z are satisfied; the core keeps x and y (by name); z is optional
+    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == [
+        "z-1",
+        "z-0",
+        "y-2",
+        "y-1",
+    ]
+    assert ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, job)) == [
+        "z-1",
+        "z-0",
+        "y-2",
+        "y-1",
+        "x-1",
+        "x-0",
+        "y-0",
+    ]
+
+
+# -- minMember 0 and minSubGroup 0 ------------------------------------------------------------
+
+
+def test_zero_minimums_are_valid_and_make_the_sub_group_or_the_job_wholly_optional() -> None:
+    assert PodSet("a", 0, [Task("a-0")]).min_available == 0
+    assert SubGroup("s", min_sub_group=0).min_sub_group == 0
+    whole = Job("z", "q", start_time=0, min_sub_group=0, pod_sets=[leaf("a", 1), leaf("b", 2)])
+    assert whole.min_sub_group == 0
+    s = session()  # protected: started at 0, 1h, now 600
+    assert s.explain("preempt", PREEMPTOR, whole).reason is Reason.DEFERRED
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, whole)) == ["b-1", "b-0", "a-1", "a-0"]
+    assert evict(whole, "a-0", "a-1", "b-0", "b-1") == []
+    nested = Job(
+        "n",
+        "q",
+        start_time=0,
+        sub_groups=[SubGroup("s", min_sub_group=0)],
+        pod_sets=[leaf("a", 1, parent="s"), leaf("b", 0, "R")],
+    )
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, nested)) == ["a-1", "a-0", "b-0"]
+    assert evict(nested, "a-0", "a-1", "b-0") == []
+
+
+# -- the core the scheduler names (core_pods) -----------------------------------------------------
+
+
+def semi_job(core_pods: object, **kwargs: object) -> Job:
+    """Semi-preemptible, one pod set of minimum 1: a-0 pending, a-1, a-2 and a-3 running."""
+    return Job(
+        "semi",
+        "q",
+        start_time=0,
+        preemptibility="semi-preemptible",
+        pod_sets=[leaf("a", 1, "PRRR")],
+        core_pods=core_pods,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_core_pods_is_a_tuple_of_strings_or_an_error_naming_the_field() -> None:
+    assert semi_job(iter(["a-2"])).core_pods == ("a-2",)
+    assert semi_job(None).core_pods is None
+    with pytest.raises(InvalidJob, match=r"Job core_pods: expected pod \(task\) ids .*'a-2'"):
+        semi_job("a-2")
+    with pytest.raises(
+        InvalidJob, match=r"Job core_pods\[1\]: expected a pod \(task\) id .*, got 7"
+    ):
+        semi_job(["a-1", 7])
+
+
+def test_the_core_the_scheduler_names_is_the_core() -> None:
+    job = semi_job(["a-3", "gone"])  # a name the job lacks is ignored
+    s = session(now=10**6)  # long unprotected: a semi-preemptible core is kept anyway
+    assert ids(s.core_tasks(job)) == ["a-3"]
+    assert ids(s.core_tasks(job, computed=True)) == ["a-1"]
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["a-2", "a-1"]
+    assert evict(job, "a-1", "a-2", now=10**6) == []
+    assert evict(job, "a-3", now=10**6) == [
+        "job 'semi' pod set 'a': 1 of the 1 evicted task(s) in the core its scheduler named "
+        "(semi-preemptible core)"
+    ]
+
+
+@pytest.mark.parametrize(
+    "core_pods", [None, [], ["gone"], ["a-0"]], ids=["absent", "empty", "unknown", "pending"]
+)
+def test_a_core_list_naming_no_running_task_leaves_the_computed_core(
+    core_pods: list[str] | None,
+) -> None:
+    job = semi_job(core_pods)
+    s = session()
+    assert ids(s.core_tasks(job)) == ["a-1"]
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["a-3", "a-2"]
+    assert evict(job, "a-2", "a-3") == []
+
+
+def test_core_pods_counts_only_for_a_semi_preemptible_job() -> None:
+    elastic = semi_job(["a-3"], priority=10)
+    elastic = attrs.evolve(elastic, preemptibility="preemptible")
+    s = session()  # protected: it keeps its computed minimum
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, elastic)) == ["a-3", "a-2"]
+    assert s.core_tasks(elastic) == ()
+
+
+def test_a_named_core_in_a_tree_makes_the_sub_groups_without_it_optional() -> None:
+    job = Job(
+        "t",
+        "q",
+        start_time=0,
+        preemptibility="semi-preemptible",
+        min_sub_group=1,
+        pod_sets=[leaf("a", 1), leaf("b", 1, "RRR")],
+        core_pods=["b-0"],
+    )
+    s = session()
+    assert ids(s.core_tasks(job)) == ["b-0"]
+    assert ids(s.core_tasks(job, computed=True)) == ["a-0"]  # by name
+    assert s.explain("preempt", PREEMPTOR, job).optional_sub_groups == ("a",)
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["a-1", "a-0", "b-2", "b-1"]
+    assert evict(job, "a-0", "a-1", "b-1", "b-2") == []
+
+
+@dataclass
+class OwnSemiJob:
+    id: str
+    queue: str
+    pod_sets: list[OwnPodSet]
+    core_pods: object = None
+    priority: int = 50
+    preemptibility: str | None = "semi-preemptible"
+    start_time: int | None = 0
+
+
+def test_a_schedulers_own_job_may_name_its_core() -> None:
+    own = OwnSemiJob("own", "q", [OwnPodSet("a", 1, [Task("a-0"), Task("a-1"), Task("a-2")])])
+    s = session()
+    assert ids(s.core_tasks(own)) == ["a-0"]
+    named = OwnSemiJob("own", "q", own.pod_sets, core_pods={"a-2"})
+    assert ids(s.core_tasks(named)) == ["a-2"]
+    assert ids(s.evictable_tasks("preempt", PREEMPTOR, named)) == ["a-1", "a-0"]
+    bad = OwnSemiJob("bad", "q", own.pod_sets, core_pods="a-2")
+    with pytest.raises(InvalidJob, match="job 'bad' core_pods: expected an iterable of pod"):
+        s.core_tasks(bad)
+    # a class that can carry no core_pods is never asked
+    slotted = SlottedJob("slotted", [SlottedPodSet("a", 1, [Task("a-0"), Task("a-1")])])
+    slotted.preemptibility = "semi-preemptible"  # type: ignore[assignment]
+    assert ids(s.core_tasks(slotted)) == ["a-0"]
+
+
 # -- scenario validation -----------------------------------------------------------------------
 
 
@@ -642,3 +821,49 @@ def test_a_schedulers_own_bad_tree_field_is_an_error_naming_it(own: OwnJob, mess
     with pytest.raises(InvalidJob) as caught:
         session().evictable_tasks("preempt", PREEMPTOR, own)
     assert str(caught.value) == message
+
+
+@settings(max_examples=300)
+@given(sub_group_trees(), st.data())
+def test_an_unprotected_order_begins_with_what_a_protected_victim_may_lose(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], data: st.DataObject
+) -> None:
+    """Surplus first: an unprotected victim's sacrifice order is its protected evictable tasks
+    (the optional sub-groups whole, then every kept pod set's surplus), then its core; no core
+    task comes before a surplus task."""
+    job = tree_job(tree)
+    protected = ids(session().evictable_tasks("preempt", PREEMPTOR, job))
+    free = ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, job))
+    core = ids(JobFacts.of(job).core_tasks())
+    reason = session().explain("preempt", PREEMPTOR, job).reason
+    event(f"protected reason: {reason.name}; surplus: {bool(protected)}; core: {bool(core)}")
+    if reason is Reason.DEFERRED:
+        assert free[: len(protected)] == protected
+        assert sorted(free[len(protected) :]) == sorted(core)
+
+
+@settings(max_examples=300)
+@given(sub_group_trees(), st.data())
+def test_a_named_core_is_kept_and_its_evictable_tasks_are_a_valid_scenario(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], data: st.DataObject
+) -> None:
+    """Whatever active tasks a scheduler names as a semi-preemptible job's core, the evictable
+    tasks are exactly the others, any part of them is a valid scenario, and evicting a named
+    task is not."""
+    plain = tree_job(tree, preemptibility="semi-preemptible")
+    active = ids(JobFacts.of(plain).active_tasks())
+    named = data.draw(st.lists(st.sampled_from(active), unique=True) if active else st.just([]))
+    job = attrs.evolve(plain, core_pods=named)
+    s = session()
+    evictable = ids(s.evictable_tasks("preempt", PREEMPTOR, job))
+    event(f"named: {'none' if not named else 'some' if len(named) < len(active) else 'all'}")
+    if not named:
+        assert evictable == ids(s.evictable_tasks("preempt", PREEMPTOR, plain))
+        return
+    assert ids(s.core_tasks(job)) == [task for task in active if task in named]
+    assert sorted(evictable) == sorted(task for task in active if task not in named)
+    taken = data.draw(
+        st.lists(st.sampled_from(evictable), unique=True) if evictable else st.just([])
+    )
+    assert s.validate("preempt", PREEMPTOR, {job: taken}).valid
+    assert not s.validate("preempt", PREEMPTOR, {job: [*taken, named[0]]}).valid

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -545,13 +546,15 @@ def test_only_the_surplus_is_evictable_from_a_protected_elastic_victim() -> None
 
 
 def test_the_whole_active_set_is_evictable_once_the_elastic_victims_protection_ends() -> None:
+    """Surplus first: every pod set's surplus (e0 of eval, w3 and w2 of workers) before ps
+    loses p1, its only running task, which it needs."""
     victim = two_pod_set_victim(RECENT)
     later = session().at(RECENT + timedelta(minutes=10))
     assert ids(later.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
         "e0",
-        "p1",
         "w3",
         "w2",
+        "p1",
         "w1",
         "w0",
     ]
@@ -610,6 +613,92 @@ def test_sacrifice_order_without_a_key_reverses_the_listing() -> None:
     tasks = (Task("a"), Task("b"), Task("c"))
     assert ids(sacrifice_order(tasks, None)) == ["c", "b", "a"]
     assert ids(sacrifice_order(tasks, lambda task: 0)) == ["c", "b", "a"]
+
+
+# -- the sacrifice order: surplus first ---------------------------------------------------------
+
+
+def pod_sets_job(start: datetime, *shapes: tuple[str, int, int]) -> Job:
+    """A preemptible job with a pod set per ``(name, min_available, running tasks)``; tasks are
+    ``<name><n>``."""
+    return Job(
+        "v",
+        "a",
+        priority=10,
+        preemptibility="preemptible",
+        start_time=start,
+        pod_sets=[
+            PodSet(name, minimum, [Task(f"{name}{n}") for n in range(size)])
+            for name, minimum, size in shapes
+        ],
+    )
+
+
+def test_the_references_case_one_task_above_each_minimum_goes_before_any_pod_set_breaks() -> None:
+    """The reference scheduler's eviction tests: pod sets of minimum 1 with two tasks each lose
+    one task each before either loses the task it needs."""
+    victim = pod_sets_job(LONG_AGO, ("a", 1, 2), ("b", 1, 2))
+    s = session()
+    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.ELIGIBLE
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == ["b1", "a1", "b0", "a0"]
+    protected = pod_sets_job(RECENT, ("a", 1, 2), ("b", 1, 2))
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, protected)) == ["b1", "a1"]
+
+
+def test_a_gang_pod_set_is_broken_only_after_every_other_pod_sets_surplus() -> None:
+    """A gang (minimum = its size) has no surplus; the elastic pod set listed after it loses
+    its surplus first, then the needed tasks go in reverse listing order."""
+    victim = pod_sets_job(LONG_AGO, ("g", 2, 2), ("x", 1, 3))
+    s = session()
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "x2",
+        "x1",
+        "x0",
+        "g1",
+        "g0",
+    ]
+    # the gang listed last: the elastic pod set's surplus still goes before the gang's tasks
+    victim = pod_sets_job(LONG_AGO, ("x", 1, 3), ("g", 2, 2))
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "x2",
+        "x1",
+        "g1",
+        "g0",
+        "x0",
+    ]
+
+
+def test_a_task_order_key_orders_each_part_and_picks_each_pod_sets_surplus() -> None:
+    """With a key, each pod set keeps its most important ``min_available`` tasks as its
+    minimum; its least important ones are its surplus, and each part is in reverse key order."""
+    importance = {"a0": 2, "a1": 0, "a2": 1, "b0": 1, "b1": 0}
+
+    def key(task: TaskLike) -> int:
+        return importance[str(task.id)]
+
+    s = session(task_order=key)
+    victim = pod_sets_job(LONG_AGO, ("a", 1, 3), ("b", 1, 2))
+    # minimum: a1 and b1 (importance 0); surplus a2, a0, b0; ties in reverse listing order
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)) == [
+        "a0",
+        "b0",
+        "a2",
+        "b1",
+        "a1",
+    ]
+    protected = pod_sets_job(RECENT, ("a", 1, 3), ("b", 1, 2))
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, protected)) == ["a0", "b0", "a2"]
+    # a semi-preemptible core is fixed (listing order), whatever the key: a0 and b0 stay
+    semi = attrs.evolve(victim, preemptibility="semi-preemptible")
+    assert ids(s.core_tasks(semi)) == ["a0", "b0"]
+    assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, semi)) == ["a2", "b1", "a1"]
+
+
+def test_select_gives_each_victims_tasks_in_the_surplus_first_order() -> None:
+    victim = pod_sets_job(LONG_AGO, ("a", 1, 2), ("b", 1, 2))
+    chosen = session().select(Action.PREEMPT, PREEMPTOR, [victim], needed=2)
+    assert [ids(tasks) for tasks in chosen.tasks] == [["b1", "a1", "b0", "a0"]]
+    assert (chosen.freed, chosen.shortfall) == (4.0, 0.0)
 
 
 def test_evictable_tasks_function_follows_the_reason() -> None:

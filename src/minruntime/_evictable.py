@@ -1,5 +1,5 @@
-"""Evictable tasks (docs/spec/evictable-tasks.md and docs/spec/sub-group-trees.md): which tasks of a
-victim may go, in sacrifice order.
+"""Evictable tasks (docs/spec/evictable-tasks.md and docs/spec/sub-group-trees.md): which
+tasks of a victim may go, in sacrifice order.
 
 - not eligible at all (non-preemptible, protected and not elastic, never): none;
 - eligible and not protected (``ELIGIBLE``): every active task;
@@ -8,9 +8,18 @@ victim may go, in sacrifice order.
   of each core pod set above its ``min_available``. For a job without a sub-group tree, that is
   per pod set the active tasks after the first ``min_available`` in listing order.
 
-The order is the sacrifice order: optional sub-groups first, whole, the last listed first; then
-the other tasks, least important first: a caller's key sorts tasks most important first, and
-the library takes them from the other end; by default the reverse of the job's listing order.
+The order is the sacrifice order, surplus first (docs/decisions/surplus-first-order.md), in
+three parts:
+
+1. the optional sub-groups, whole, the last listed first;
+2. the surplus: the active tasks above each core pod set's ``min_available``, every pod set's
+   surplus before any pod set loses a task it needs;
+3. for a victim that is not protected (``ELIGIBLE``), the rest: its core.
+
+Within each sub-group of part 1 and within parts 2 and 3, least important first: a caller's key
+sorts tasks most important first, and the library takes them from the other end; by default the
+reverse of the job's listing order. So a protected victim's evictable tasks are the first two
+parts, and an unprotected one's begin with exactly those.
 """
 
 from __future__ import annotations
@@ -45,16 +54,16 @@ def evictable_tasks(
     """The tasks that may be evicted given the victim's decision, in sacrifice order."""
     if reason is not Reason.ELIGIBLE and reason is not Reason.DEFERRED:
         return ()
-    shape = victim.shape
-    _, optional, surplus = shape.split()
-    if reason is Reason.ELIGIBLE and not optional:
+    if reason is Reason.ELIGIBLE and not victim.has_surplus:
+        # every active task is in its core: the whole order is part 3
         return sacrifice_order(victim.active_tasks(), order)
-    first: list[TaskLike] = []
+    shape = victim.shape
+    # a semi-preemptible core is fixed; an elastic job's minimum is its most important tasks
+    core, optional, surplus = shape.split() if victim.semi else shape.split_by(order)
+    taken: list[TaskLike] = []
     for node in reversed(optional):
-        first.extend(sacrifice_order(tuple(shape.tasks_below(node)), order))
+        taken.extend(sacrifice_order(tuple(shape.tasks_below(node)), order))
+    taken.extend(sacrifice_order(tuple(surplus), order))
     if reason is Reason.ELIGIBLE:
-        taken = {id(task) for task in first}
-        rest = tuple(task for task in victim.active_tasks() if id(task) not in taken)
-    else:
-        rest = tuple(surplus)
-    return (*first, *sacrifice_order(rest, order))
+        taken.extend(sacrifice_order(tuple(core), order))
+    return tuple(taken)

@@ -286,8 +286,9 @@ class FactsTable:
                     or bool(getattr(job, "sub_groups", None))
                     or getattr(job, "min_sub_group", None) is not None
                 )
-            if tree:  # a sub-group tree: its sets may make it elastic, its core is its own
-                shape = shapes[row] = _shape_of(job)
+            named = None if preemptibility is not semi_value else _core_pods_of(job)
+            if tree or named is not None:  # its sets may make it elastic, its core is its own
+                shape = shapes[row] = _shape_of(job, named)
                 elastic = elastic or shape.elastic_sets()
                 surplus = shape.outside_core()
             if preemptibility is non_value:
@@ -437,7 +438,7 @@ class JobFacts:
         """The job's sub-group tree over its pod sets (for a job without one, the degenerate
         tree: the job needs each of its pod sets)."""
         if self._shape is None:
-            self._shape = _shape_of(self.job)
+            self._shape = _shape_of(self.job, _core_pods_of(self.job) if self.semi else None)
         return self._shape
 
     @property
@@ -445,10 +446,12 @@ class JobFacts:
         """Per pod set facts, in listing order."""
         return self.shape.pod_sets
 
-    def core_tasks(self) -> tuple[TaskLike, ...]:
-        """Its core (docs/spec/sub-group-trees.md, which for a job without a tree is section 7's:
-        the first ``min_available`` active tasks of each pod set), in listing order."""
-        return tuple(self.shape.split()[0])
+    def core_tasks(self, computed: bool = False) -> tuple[TaskLike, ...]:
+        """Its core (docs/spec/sub-group-trees.md, which for a job without a tree is section
+        7's: the first ``min_available`` active tasks of each pod set), in listing order; the one
+        its scheduler named (``core_pods``) where that counts, unless ``computed``."""
+        shape = self.shape
+        return tuple(shape.computed_core() if computed else shape.split()[0])
 
     def surplus_tasks(self) -> tuple[TaskLike, ...]:
         """The active tasks of its core pod sets above their ``min_available`` (for a job
@@ -509,8 +512,38 @@ def _may_carry(cls: type, names: tuple[str, ...]) -> bool:
     return known
 
 
-def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
-    """The sub-group tree of ``job`` over the facts of its pod sets."""
+_CORE: Final = ("core_pods",)
+
+
+def _core_pods_of(job: JobLike) -> frozenset[Hashable] | None:
+    """The task ids a job's scheduler names as its core (``core_pods``), or ``None``: read from
+    a library :class:`Job` directly, from a caller's class only where it may carry one.
+
+    Raises:
+        InvalidJob: for a caller's ``core_pods`` that is not an iterable of hashable ids.
+    """
+    if job.__class__ is Job:
+        given: object = job.core_pods
+    elif _may_carry(job.__class__, _CORE):
+        given = getattr(job, "core_pods", None)
+    else:
+        return None
+    if given is None:
+        return None
+    try:
+        if isinstance(given, str | bytes) or not isinstance(given, Iterable):
+            raise TypeError
+        return frozenset(given)
+    except TypeError:
+        raise InvalidJob(
+            f"job {job.id!r} core_pods: expected an iterable of pod (task) ids or None, got "
+            f"{given!r:.60}"
+        ) from None
+
+
+def _shape_of(job: JobLike, named: Iterable[Hashable] | None = None) -> Shape[PodSetFacts]:
+    """The sub-group tree of ``job`` over the facts of its pod sets; ``named``: the core its
+    scheduler names (a semi-preemptible job's ``core_pods``), if any."""
     leaves = []
     for pod_set in job.pod_sets:
         tasks = tuple(pod_set.tasks)
@@ -538,7 +571,7 @@ def _shape_of(job: JobLike) -> Shape[PodSetFacts]:
         )
     except TreeError as error:
         raise InvalidJob(f"job {job.id!r}: {error}") from None
-    return Shape(root)
+    return Shape(root, named)
 
 
 _LEGACY_SOURCE: Final = PreemptibilitySource.LEGACY_PRIORITY

@@ -10,10 +10,14 @@ where its first pod set comes (docs/decisions/sub-group-listing-order.md).
 A job without sets is the degenerate tree (the root needs all of its pod sets), and every rule
 here then reduces to sections 7-10:
 
-- **keep** (the core): at a leaf its first ``min_available`` active tasks; at a set that is
-  satisfied, the first ``min_sub_group`` satisfied children in listing order, each keeping its
-  own core; at a set that is not, every child, each keeping its own core
+- **keep** (the core): at a leaf its first ``min_available`` active tasks (listing order); at a
+  set that is satisfied, its first ``min_sub_group`` satisfied children *by name* (not by
+  listing order, so that the core is the same from one cycle to the next), each keeping its own
+  core; at a set that is not, every child, each keeping its own core
   (docs/decisions/sub-group-core.md). Children outside the core are *optional*: they go whole.
+  Where the scheduler names the core (a semi-preemptible job's ``core_pods``), the named
+  active tasks are the core instead, and a child with none of them below it is optional
+  (docs/decisions/core-pods.md).
 - **breaks** (scenario validation): a leaf is *lost* by an eviction when it loses tasks and
   ends below ``min_available``. The eviction keeps the job's shape iff every lost leaf has an
   ancestor (a set, or the job itself) that is satisfied after it: some set above it can do
@@ -25,7 +29,7 @@ Every rule reads the :class:`Shape` a job's facts build once, over :func:`link`'
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -174,6 +178,11 @@ def _need(name: str | None, wanted: int | None, children: int) -> int:
     return wanted
 
 
+def _name(node: Node[Any]) -> str:
+    """A child's sort key in the core: its name (every node but the root has one)."""
+    return node.name or ""
+
+
 class LeafFacts(Protocol):
     """What a shape reads of a leaf's payload (a pod set's facts): its active tasks, in
     listing order."""
@@ -194,12 +203,15 @@ class Shape(Generic[F]):
         pod_sets: the leaves' payloads, in listing order.
         flat: the job has no sets and needs every pod set (docs/spec/preemptibility.md to
             docs/spec/evictable-tasks.md apply as written).
+        named: the task ids the scheduler names as the core (a semi-preemptible job's
+            ``core_pods``), or ``None``: the core is computed.
     """
 
-    __slots__ = ("_split", "flat", "nodes", "pod_sets", "root")
+    __slots__ = ("_by_name", "_ranked", "_split", "flat", "named", "nodes", "pod_sets", "root")
 
-    def __init__(self, root: Node[F]) -> None:
+    def __init__(self, root: Node[F], named: Iterable[Hashable] | None = None) -> None:
         self.root = root
+        self.named = None if named is None else frozenset(named)
         order: list[Node[F]] = []
         stack = [root]
         while stack:
@@ -212,6 +224,10 @@ class Shape(Generic[F]):
             root.children
         )
         self._split: tuple[list[TaskLike], list[Node[F]], list[TaskLike]] | None = None
+        self._by_name = False
+        self._ranked: tuple[object, tuple[list[TaskLike], list[Node[F]], list[TaskLike]]] | None = (
+            None
+        )
 
     # -- satisfaction ---------------------------------------------------------------------------
 
@@ -238,12 +254,68 @@ class Shape(Generic[F]):
     def split(self) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]]:
         """The core tasks, the optional nodes (whole, listing order) and the surplus tasks (the
         active tasks of core leaves beyond their ``min_available``), each in listing order.
-        Computed once per shape (a job's facts keep their shape for the session)."""
+        Computed once per shape (a job's facts keep their shape for the session).
+
+        The core is the named one where :attr:`named` names at least one active task of the
+        job (:meth:`_named_core`), else the computed one (:meth:`_core`)."""
         if self._split is None:
-            self._split = self._core()
+            found = None if self.named is None else self._named_core(self.named)
+            self._by_name = found is not None
+            self._split = self._core() if found is None else found
         return self._split
 
-    def _core(self) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]]:
+    def _named_core(
+        self, named: frozenset[Hashable]
+    ) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]] | None:
+        """The core a scheduler named: its active tasks whose ids are ``named``; a child of a
+        set with none of them below it is optional; at a leaf that holds some, the others are
+        surplus. ``None`` when no active task of the job is named: the list says nothing about
+        what runs now (docs/decisions/core-pods.md)."""
+        core: list[TaskLike] = []
+        optional: list[Node[F]] = []
+        surplus: list[TaskLike] = []
+        holds: dict[int, bool] = {}
+        for node in reversed(self.nodes):  # children before their parents
+            if node.leaf is not None:
+                holds[id(node)] = any(task.id in named for task in node.leaf.active)
+            else:
+                holds[id(node)] = any(holds[id(child)] for child in node.children)
+        if not holds[id(self.root)]:
+            return None
+
+        def walk(node: Node[F]) -> None:
+            for child in node.children:
+                if not holds[id(child)]:
+                    optional.append(child)
+                elif child.leaf is not None:
+                    for task in child.leaf.active:
+                        (core if task.id in named else surplus).append(task)
+                else:
+                    walk(child)
+
+        walk(self.root)
+        return core, optional, surplus
+
+    def split_by(
+        self, order: Callable[[TaskLike], Any] | None
+    ) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]]:
+        """:meth:`split` where each kept pod set keeps its first ``min_available`` active tasks
+        by ``order`` (a key that sorts tasks most important first), not by listing order: the
+        minimum an elastic job keeps is its most important tasks, and its surplus the least
+        (docs/decisions/surplus-first-order.md). Which sub-groups are optional does not depend
+        on the key. Without a key, or with a core the scheduler named, :meth:`split` itself.
+        A semi-preemptible job's core is fixed (its quota counts it): it reads :meth:`split`.
+        """
+        found = self.split()
+        if order is None or self._by_name:
+            return found
+        if self._ranked is None or self._ranked[0] is not order:
+            self._ranked = (order, self._core(order))
+        return self._ranked[1]
+
+    def _core(
+        self, order: Callable[[TaskLike], Any] | None = None
+    ) -> tuple[list[TaskLike], list[Node[F]], list[TaskLike]]:
         core: list[TaskLike] = []
         optional: list[Node[F]] = []
         surplus: list[TaskLike] = []
@@ -251,6 +323,8 @@ class Shape(Generic[F]):
         def keep(leaf: Node[F]) -> None:  # a core leaf: its first min_available active tasks
             assert leaf.leaf is not None
             active = leaf.leaf.active
+            if order is not None:
+                active = tuple(sorted(active, key=order))
             core.extend(active[: leaf.need])
             surplus.extend(active[leaf.need :])
 
@@ -265,8 +339,9 @@ class Shape(Generic[F]):
                 keep(node)
                 return
             kept = node.children
-            if satisfied[id(node)]:  # the first min_sub_group satisfied children
-                kept = [child for child in node.children if satisfied[id(child)]][: node.need]
+            if satisfied[id(node)]:  # the first min_sub_group satisfied children, by name
+                ready = [child for child in node.children if satisfied[id(child)]]
+                kept = sorted(ready, key=_name)[: node.need]
             for child in node.children:
                 if child in kept:
                     walk(child)
@@ -275,6 +350,17 @@ class Shape(Generic[F]):
 
         walk(self.root)
         return core, optional, surplus
+
+    def computed_core(self) -> list[TaskLike]:
+        """The core the rules compute (listing order), whatever :attr:`named` says."""
+        found = self.split()
+        return self._core()[0] if self._by_name else found[0]
+
+    def named_core(self) -> frozenset[Hashable] | None:
+        """The ids of the core tasks where the scheduler named the core and the name counts
+        (:meth:`split`), else ``None`` (the computed core applies)."""
+        core = self.split()[0]
+        return frozenset(task.id for task in core) if self._by_name else None
 
     def tasks_below(self, node: Node[F]) -> list[TaskLike]:
         """The active tasks of every leaf below ``node``, in listing order."""

@@ -9,7 +9,9 @@ allowed; ``active`` counts every active task of the pod set, the evicted ones in
 tree, a pod set may drop below its minimum where its set can do without it. The rule applies to
 a semi-preemptible victim always (its core is never evicted), and to any other victim while it
 is protected (by whatever :func:`~minruntime._protection.protection` says); a never min-runtime
-refuses any eviction at all.
+refuses any eviction at all. A semi-preemptible victim whose scheduler named its core
+(``core_pods``, :meth:`minruntime._tree.Shape.named_core`) is judged by that list instead: an
+eviction fails where it takes a named task (docs/decisions/core-pods.md).
 
 Tasks are matched by id and count whatever their status. A task the victim does not have raises
 :class:`~minruntime.InvalidScenario`: that is a caller's bug, not a policy answer.
@@ -17,7 +19,7 @@ Tasks are matched by id and count whatever their status. A task the victim does 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from datetime import datetime
 
 from minruntime._facts import JobFacts
@@ -29,8 +31,7 @@ from minruntime.errors import InvalidScenario
 __all__ = ["validate_victim"]
 
 
-def _evicted_per_pod_set(victim: JobFacts, evicted: Iterable[object]) -> dict[str, int]:
-    ids = dict.fromkeys(getattr(task, "id", task) for task in evicted)
+def _evicted_per_pod_set(victim: JobFacts, ids: dict[object, None]) -> dict[str, int]:
     where = victim.task_pod_sets()
     counts: dict[str, int] = {}
     for task_id in ids:
@@ -63,7 +64,8 @@ def validate_victim(
     Raises:
         InvalidScenario: if an evicted task is not one of the victim's tasks.
     """
-    counts = _evicted_per_pod_set(victim, evicted)
+    ids = dict.fromkeys(getattr(task, "id", task) for task in evicted)
+    counts = _evicted_per_pod_set(victim, ids)
     if not counts:
         return []
     if protected.kind is ProtectionKind.NEVER:
@@ -79,6 +81,9 @@ def validate_victim(
             )
         ]
     if victim.semi:
+        named = victim.shape.named_core()
+        if named is not None:
+            return _named_core_failures(victim, ids, named, counts, min_runtime)
         kind = FailureKind.CORE
     elif protected.kind is not None:
         kind = FailureKind.PROTECTED
@@ -105,4 +110,32 @@ def validate_victim(
                 needed=None if shape.flat else above.need,
             )
         )
+    return failures
+
+
+def _named_core_failures(
+    victim: JobFacts,
+    ids: dict[object, None],
+    named: frozenset[Hashable],
+    counts: dict[str, int],
+    min_runtime: MinRuntime,
+) -> list[Failure]:
+    """A semi-preemptible victim whose scheduler named its core: each pod set that would lose a
+    task of that core fails (docs/decisions/core-pods.md)."""
+    failures = []
+    for pod_set in victim.pod_sets:
+        hit = sum(task.id in named and task.id in ids for task in pod_set.active)
+        if hit:
+            failures.append(
+                Failure(
+                    victim=victim.id,
+                    kind=FailureKind.CORE,
+                    pod_set=pod_set.name,
+                    active=len(pod_set.active),
+                    evicted=counts[pod_set.name],
+                    min_available=pod_set.min_available,
+                    min_runtime=min_runtime,
+                    core=hit,
+                )
+            )
     return failures

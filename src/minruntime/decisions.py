@@ -365,6 +365,13 @@ class Failure:
     ...                   sub_group="decode", satisfied=0, needed=1)
     >>> print(failure)
     job 'serve' pod set 'decode-0': 2 active - 2 evicted = 0 < min_available 2, and sub-group 'decode' would keep 0 of the 1 satisfied sub-group(s) it needs (semi-preemptible core)
+
+    Where the scheduler named a semi-preemptible victim's core (``Job.core_pods``), ``core``
+    counts the evicted tasks in it:
+
+    >>> print(Failure(victim="serve", kind=FailureKind.CORE, pod_set="decode-0", active=3,
+    ...               evicted=2, min_available=2, min_runtime=MinRuntime("1h"), core=1))
+    job 'serve' pod set 'decode-0': 1 of the 2 evicted task(s) in the core its scheduler named (semi-preemptible core)
     """
 
     victim: Hashable
@@ -384,6 +391,10 @@ class Failure:
     """For a job with a sub-group tree: how many of that set's children would be satisfied."""
     needed: int | None = None
     """For a job with a sub-group tree: how many satisfied children that set needs."""
+    core: int | None = None
+    """For a semi-preemptible victim whose scheduler named its core (``Job.core_pods``): how
+    many of this pod set's evicted tasks are in that core (the counts above are then not the
+    rule)."""
 
     def _by(self) -> str:
         if self.protected_by in _BY_MIN_RUNTIME:
@@ -395,6 +406,12 @@ class Failure:
             return (
                 f"job {self.victim!r}: min-runtime is never, but {self.evicted} task(s) "
                 "would be evicted"
+            )
+        if self.core is not None:
+            return (
+                f"job {self.victim!r} pod set {self.pod_set!r}: {self.core} of the "
+                f"{self.evicted} evicted task(s) in the core its scheduler named "
+                "(semi-preemptible core)"
             )
         left = self.active - self.evicted
         numbers = (

@@ -193,7 +193,8 @@ class JobLike(Protocol):
     datetime, POSIX seconds, or ``None`` (never started: not protected). Where they exist, an
     ``inputs`` attribute (a :class:`JobInputs`) and the sub-group tree's ``sub_groups`` (a
     sequence of :class:`SubGroupLike`) and ``min_sub_group`` (the job's own, an int or
-    ``None``) are read too.
+    ``None``) are read too, and so is ``core_pods`` (the ids of the tasks the scheduler names
+    as a semi-preemptible job's core, an iterable of ids or ``None``; see :class:`Job`).
     """
 
     @property
@@ -374,6 +375,23 @@ def _to_sub_groups(sub_groups: Iterable[SubGroup]) -> tuple[SubGroup, ...]:
     return found
 
 
+def _to_core_pods(value: object) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidJob(
+            f"Job core_pods: expected pod (task) ids as an iterable of strings, or None, got "
+            f"{value!r:.60}"
+        )
+    found = tuple(value)
+    for index, name in enumerate(found):
+        if not isinstance(name, str):
+            raise InvalidJob(
+                f"Job core_pods[{index}]: expected a pod (task) id string, got {name!r:.60}"
+            )
+    return found
+
+
 def _preemptibility(value: object) -> Preemptibility:
     return Preemptibility.parse(value, origin="Job preemptibility")
 
@@ -516,16 +534,25 @@ class Job:
         sub_groups: the sets of its sub-group tree (docs/spec/sub-group-trees.md); default none.
         min_sub_group: how many of its top-level sub-groups (sets, or pod sets with no parent)
             must be satisfied for the job to be; ``None`` (default): all.
+        core_pods: the ids of the tasks the scheduler reports as a semi-preemptible job's core
+            (the reference scheduler's ``status.schedulingState.corePods``), or ``None``
+            (default): the core is computed (docs/spec/sub-group-trees.md). Where it names an
+            active task of a semi-preemptible job, it is that job's core; ids the job lacks are
+            ignored, and a list naming none of its active tasks (an empty one included) leaves
+            the computed core (docs/decisions/core-pods.md). Other jobs ignore it.
 
     Raises:
         InvalidPreemptibility: for a preemptibility that is none of the accepted spellings.
-        InvalidJob: for duplicate pod set names, inputs that are not a ``JobInputs``, or a
+        InvalidJob: for duplicate pod set names, inputs that are not a ``JobInputs``, a
             sub-group tree that is not one (an unknown parent, a cycle, a set with nothing below
-            it, a ``min_sub_group`` above the number of children), naming the sub-group.
+            it, a ``min_sub_group`` above the number of children), naming the sub-group, or
+            ``core_pods`` that are not strings.
         InvalidTimestamp: for a naive or malformed start time.
 
     >>> Job("j", "q", preemptibility="Non-Preemptible", start_time=60).start_time
     datetime.datetime(1970, 1, 1, 0, 1, tzinfo=datetime.timezone.utc)
+    >>> Job("j", "q", preemptibility="semi-preemptible", core_pods=["w-0"]).core_pods
+    ('w-0',)
     """
 
     id: str
@@ -545,6 +572,9 @@ class Job:
         default=None,
         kw_only=True,
         validator=_check_shape,
+    )
+    core_pods: tuple[str, ...] | None = attrs.field(
+        default=None, kw_only=True, converter=_to_core_pods
     )
 
     def tasks(self) -> tuple[Task, ...]:

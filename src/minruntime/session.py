@@ -130,8 +130,10 @@ class Session:
         now: the instant of every decision: an aware datetime or POSIX seconds.
         legacy_priority_threshold: for jobs with no explicit preemptibility, a priority below
             this is preemptible (default 100).
-        task_order: a key that sorts a job's tasks most important first; the sacrifice order
-            of :meth:`evictable_tasks` is its reverse. Default: the job's listing order.
+        task_order: a key that sorts a job's tasks most important first: each pod set of an
+            elastic job keeps its most important ``min_available`` tasks, and each part of the
+            sacrifice order of :meth:`evictable_tasks` is the key's reverse. Default: the job's
+            listing order.
 
     Raises:
         InvalidTimestamp: if ``now`` is naive or not a time.
@@ -290,23 +292,31 @@ class Session:
     def _fact(self, job: JobLike) -> JobFacts:
         return self._table.facts(job)
 
-    def core_tasks(self, job: JobLike) -> tuple[TaskLike, ...]:
+    def core_tasks(self, job: JobLike, *, computed: bool = False) -> tuple[TaskLike, ...]:
         """The tasks of ``job`` that preempt and reclaim never take back, so that they must fit
-        in its queue's quota (docs/spec/preemptibility.md): every active task of a non-preemptible
-        job, a semi-preemptible job's core (the first ``min_available`` active tasks of each pod
-        set, in listing order; with a sub-group tree, of the sub-groups each set needs, section
-        18), nothing of a preemptible job.
+        in its queue's quota (docs/spec/preemptibility.md): every active task of a
+        non-preemptible job, a semi-preemptible job's core, nothing of a preemptible job.
+
+        A semi-preemptible job's core is the one its scheduler names (``core_pods``) where that
+        names one of its active tasks (docs/decisions/core-pods.md), else the computed one: the
+        first ``min_available`` active tasks of each pod set, in listing order; with a sub-group
+        tree, of the sub-groups each set keeps, satisfied first, then by name
+        (docs/spec/sub-group-trees.md). ``computed=True`` gives the computed core whatever
+        ``core_pods`` says: compare the two to find a scheduler that disagrees.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
         >>> etl = Job("etl", "q", preemptibility="semi-preemptible", pod_sets=[
-        ...     PodSet(min_available=1, tasks=[Task("a", "Pending"), Task("b"), Task("c")])])
+        ...     PodSet(min_available=1, tasks=[Task("a", "Pending"), Task("b"), Task("c")])],
+        ...     core_pods=["c"])
         >>> [task.id for task in session.core_tasks(etl)]
+        ['c']
+        >>> [task.id for task in session.core_tasks(etl, computed=True)]
         ['b']
         """
         facts = self._fact(job)
         if facts.semi:
-            return facts.core_tasks()
+            return facts.core_tasks(computed)
         if facts.preemptibility is Preemptibility.NON_PREEMPTIBLE:
             return facts.active_tasks()
         return ()
@@ -471,13 +481,16 @@ class Session:
     def evictable_tasks(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
     ) -> tuple[TaskLike, ...]:
-        """The tasks of ``victim`` that may be evicted, least important first.
+        """The tasks of ``victim`` that may be evicted, in sacrifice order, surplus first.
 
         Nothing (an empty tuple) if the victim is not eligible; all its active tasks if it is
         eligible and not protected; per pod set the active tasks above ``min_available`` if it
-        is protected and elastic, or semi-preemptible. With a sub-group tree
-        (docs/spec/sub-group-trees.md), the sub-groups outside its core come first, whole, the last
-        listed first.
+        is protected and elastic, or semi-preemptible. The order (docs/spec/evictable-tasks.md,
+        docs/decisions/surplus-first-order.md): with a sub-group tree, the sub-groups outside
+        its core first, whole, the last listed first; then every pod set's tasks above its
+        minimum, before any pod set loses a task it needs; then, for a victim that is not
+        protected, the rest. Within each part, least important first (``task_order`` reversed;
+        by default the reverse of the listing order).
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
@@ -485,6 +498,10 @@ class Session:
         ...               pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])])
         >>> [t.id for t in session.evictable_tasks("preempt", Job("p", "q", priority=100), elastic)]
         ['b']
+        >>> two = Job("w", "q", start_time=0, pod_sets=[PodSet("x", 1, [Task("x0"), Task("x1")]),
+        ...                                             PodSet("y", 1, [Task("y0"), Task("y1")])])
+        >>> [t.id for t in session.at(3600).evictable_tasks("preempt", Job("p", "q", priority=100), two)]
+        ['y1', 'x1', 'y0', 'x0']
         """
         facts = self._fact(victim)
         reason = self._reason(_action(action), self._fact(preemptor), facts)
@@ -620,7 +637,7 @@ class Session:
         unsaved = None
         if settings is not NO_SETTINGS:
             notes.extend(self._protection_notes(facts, resolution, settings, found))
-            tasks = evictable_tasks(reason, facts) or facts.active_tasks()
+            tasks = evictable_tasks(reason, facts, self._task_order) or facts.active_tasks()
             unsaved = unsaved_work(facts, tasks, self._now_ns)
         return Decision(
             action=act,
