@@ -43,6 +43,9 @@ BUNDLED_WARNINGS = [
     "minruntime: warning: invalid timestamp '2026-11-22 11:00' in PodGroup/nlp-team/data-dedup "
     "metadata.annotations['kai.scheduler/last-start-timestamp'] (expected RFC 3339 with a zone, "
     "e.g. '2026-11-22T11:50:00Z'); treated as no start time",
+    "minruntime: warning: PodGroup/serving/reranker-canary "
+    "metadata.annotations['kai.scheduler/last-start-timestamp']: 2026-11-22T12:00:05+00:00 is "
+    "after now (2026-11-22T12:00:00+00:00); used as given (a clock skew, or a wrong --now?)",
     "minruntime: warning: 15 of 22 pod groups have no preemptibility set and fall back on the "
     "legacy priority rule (priority < 100 is preemptible); set spec.preemptibility or the "
     "kai.scheduler/preemptibility label to make it explicit",

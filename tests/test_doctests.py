@@ -9,6 +9,7 @@ import pkgutil
 import pytest
 
 import minruntime
+import minruntime.cli
 import minruntime.kube
 
 MODULES = sorted(
@@ -16,7 +17,8 @@ MODULES = sorted(
     + [f"minruntime.{info.name}" for info in pkgutil.iter_modules(minruntime.__path__)]
     + [
         info.name
-        for info in pkgutil.iter_modules(minruntime.kube.__path__, prefix="minruntime.kube.")
+        for package in (minruntime.cli, minruntime.kube)
+        for info in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}.")
     ]
 )
 

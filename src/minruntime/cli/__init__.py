@@ -145,6 +145,7 @@ def _explain(
             lenient_config=args.lenient_config,
             strict_times=args.strict_times,
             orphans_as_top_level=args.orphans_as_top_level,
+            now=now,
         )
     except InvalidObject as error:
         if len(sources) < 2:
