@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import (
@@ -361,6 +361,38 @@ def test_the_budget_walks_up_from_the_victims_queue_and_needs_no_grace() -> None
     job = victim("evicted", evictions=[at(-30)])
     decision = session(0, tree).explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, at(90))
+
+
+# -- the min-runtime filter uses every protection (docs/spec/filters.md) ------------------------
+
+
+@pytest.mark.parametrize(
+    ("minutes", "job", "kind"),
+    [
+        pytest.param(
+            0, victim("fresh", "spent", start=-60), ProtectionKind.EVICTION_BUDGET, id="budget-0"
+        ),
+        pytest.param(
+            45,
+            victim("patient", requested_min_runtime="1h"),
+            ProtectionKind.JOB_REQUEST,
+            id="request-1h-over-30m-at-45m",
+        ),
+        pytest.param(35, CHECKPOINTING, ProtectionKind.CHECKPOINT_GRACE, id="grace"),
+    ],
+)
+def test_the_min_runtime_filter_refuses_a_victim_a_section_16_protection_holds(
+    minutes: float, job: Job, kind: ProtectionKind
+) -> None:
+    # the queue's min-runtime (30m) is over in each case: only the section 16 protection holds
+    current = session(minutes)
+    assert current.explain(RECLAIM, RECLAIMER, job).protected_by is kind
+    assert current.is_protected(RECLAIM, RECLAIMER, job) is True
+    assert current.is_eligible(RECLAIM, RECLAIMER, job) is False
+    assert current.min_runtime_filter(RECLAIM, RECLAIMER, job) is False
+    later = session(minutes + 60)
+    if kind is not ProtectionKind.EVICTION_BUDGET:  # a budget of zero holds for good
+        assert later.min_runtime_filter(RECLAIM, RECLAIMER, job) is True
 
 
 # -- per-job request -----------------------------------------------------------------------------
@@ -1178,3 +1210,91 @@ def test_a_job_is_never_evicted_beyond_its_budget(
         width = timedelta(seconds=window_s)
         for moment in history:
             assert len([t for t in history if moment - width < t <= moment]) <= max_evictions
+
+
+@st.composite
+def whole_victims(draw: st.DrawFn) -> tuple[Session, Action, Job, Job]:
+    """A session over a queue 'team' with every section 16 setting drawn, a preemptor, and one
+    whole (not elastic) victim in 'team' with drawn inputs; one case in four each is steered
+    towards a spent budget, a request that outlasts the queue's min-runtime, and a checkpoint
+    due near the end of the grace."""
+    durations = min_runtimes(allow_never=False, max_seconds=3600)
+    spans = st.integers(600, 4 * 3600).map(MinRuntime)
+    steer = draw(st.sampled_from(["none", "budget", "request", "grace"]))
+    team = Queue(
+        "team",
+        preempt_min_runtime=draw(st.one_of(st.none(), durations)),
+        reclaim_min_runtime=draw(st.one_of(st.none(), durations)),
+        protections=ProtectionSettings(
+            preempt_checkpoint_grace=draw(spans),
+            reclaim_checkpoint_grace=draw(spans),
+            max_evictions=draw(st.sampled_from([None, 0, 1, 2] if steer == "none" else [None])),
+            eviction_window=draw(st.one_of(durations, st.just(MinRuntime.NEVER))),
+            max_job_min_runtime=draw(st.one_of(spans, st.just(MinRuntime.NEVER))),
+        ),
+    )
+    action = draw(st.sampled_from([PREEMPT, RECLAIM]))
+    preemptor = Job("preemptor", "team" if action is PREEMPT else "other", priority=125)
+    now = draw(st.integers(0, 180))
+    start = draw(st.one_of(st.none(), st.integers(-10, 240).map(lambda ago: now - ago)))
+    job = draw(checkpoint_inputs(victim("victim", "team", start=start, weights=(1.0, 1.0))))
+    job = attrs.evolve(
+        job,
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(), requested_min_runtime=draw(st.one_of(st.none(), spans))
+        ),
+    )
+    if steer == "budget":
+        budget = draw(st.integers(0, 2))
+        team = attrs.evolve(
+            team,
+            protections=attrs.evolve(
+                team.protections, max_evictions=budget, eviction_window=MinRuntime.NEVER
+            ),
+        )
+        job = attrs.evolve(
+            job,
+            inputs=attrs.evolve(job.inputs or JobInputs(), evictions=draw(st.integers(budget, 3))),
+        )
+    elif steer == "request" and start is not None:
+        elapsed = max(0, (now - start) * 60)  # a start in the future: any request outlasts it
+        team = attrs.evolve(
+            team, protections=attrs.evolve(team.protections, max_job_min_runtime=MinRuntime.NEVER)
+        )
+        job = attrs.evolve(
+            job,
+            inputs=attrs.evolve(
+                job.inputs or JobInputs(),
+                requested_min_runtime=MinRuntime(elapsed + draw(st.integers(1, 3600))),
+            ),
+        )
+    elif steer == "grace" and start is not None:
+        grace = team.protections.reclaim_checkpoint_grace
+        if action is PREEMPT:
+            grace = team.protections.preempt_checkpoint_grace
+        assert grace is not None
+        interval = grace.ns // 10**9 + draw(st.integers(1, 7200))
+        due = now * 60 + draw(st.integers(-600, grace.ns // 10**9 + 600))
+        job = attrs.evolve(
+            job,
+            start_time=min(at(start), at((due - interval) / 60)),
+            inputs=attrs.evolve(
+                job.inputs or JobInputs(),
+                last_checkpoint=at((due - interval) / 60),
+                checkpoint_interval=interval,
+            ),
+        )
+    return Session(QueueTree([team, Queue("other")]), Config(), at(now)), action, preemptor, job
+
+
+@given(whole_victims())
+def test_the_filter_passes_a_whole_victim_iff_it_is_not_protected(
+    case: tuple[Session, Action, Job, Job],
+) -> None:
+    """Law: for a victim that is neither elastic nor semi-preemptible, the min-runtime filter
+    passes iff the victim is not protected, whatever section 16 settings are drawn."""
+    current, action, preemptor, job = case
+    protected = current.is_protected(action, preemptor, job)
+    kind = current.explain(action, preemptor, job).protected_by
+    event(f"protected by {kind}" if protected else "free")
+    assert current.min_runtime_filter(action, preemptor, job) is (not protected)

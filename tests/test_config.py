@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from minruntime import Config, InvalidConfiguration, InvalidDuration, MinRuntime
-from minruntime.config import PLUGIN_NAME, RESOLVE_METHODS
+from minruntime.config import PLUGIN_NAME, RESOLVE_METHODS, find_scheduler_config
 
 KEYS = ["defaultPreemptMinRuntime", "defaultReclaimMinRuntime", "reclaimResolveMethod"]
 EXPECTED_FORM = "expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never"
@@ -414,21 +414,37 @@ def test_scheduler_config_config_map_reads_the_plugin_arguments() -> None:
     assert_good(Config.from_scheduler_config(json.dumps(config_map)))
 
 
-@pytest.mark.parametrize("data", [{}, {"a.yaml": "{}", "b.yaml": "{}"}, "text", None])
-def test_config_map_without_exactly_one_entry_is_rejected(data: object) -> None:
+@pytest.mark.parametrize(
+    "data", [{}, {"a.yaml": "{}", "b.yaml": "{}"}, {"config.yaml": "[1, 2]"}, "text", None]
+)
+def test_config_map_without_an_entry_holding_a_scheduler_config_is_rejected(data: object) -> None:
     with pytest.raises(InvalidConfiguration) as caught:
         Config.from_scheduler_config({"kind": "ConfigMap", "data": data})
     assert caught.value.problems == (
-        "ConfigMap data: expected exactly one entry holding the scheduler config",
+        "ConfigMap data: no entry holds a scheduler config (a document with a tiers list)",
     )
     assert caught.value.origin == "scheduler config"
 
 
-def test_config_map_entry_that_is_not_a_document_is_rejected() -> None:
+def test_config_map_with_two_scheduler_configs_is_rejected_naming_both_entries() -> None:
+    document = json.dumps(scheduler_document(GOOD_ARGUMENTS))
     with pytest.raises(InvalidConfiguration) as caught:
-        Config.from_scheduler_config({"kind": "ConfigMap", "data": {"config.yaml": "[1, 2]"}})
-    assert caught.value.problems == ("expected a mapping at the top of the document, got list",)
-    assert caught.value.origin == "scheduler config data['config.yaml']"
+        Config.from_scheduler_config(
+            {"kind": "ConfigMap", "data": {"a.yaml": document, "b.yaml": document}}
+        )
+    assert caught.value.problems == (
+        "more than one entry holds a scheduler config: data['a.yaml'], data['b.yaml']",
+    )
+
+
+def test_the_scheduler_config_is_found_beside_other_entries_of_its_config_map() -> None:
+    document = json.dumps(scheduler_document(GOOD_ARGUMENTS))
+    config_map = {"kind": "ConfigMap", "data": {"notes": "hello", "config.yaml": document}}
+    assert find_scheduler_config(config_map) == (
+        "data['config.yaml']",
+        scheduler_document(GOOD_ARGUMENTS),
+    )
+    assert_good(Config.from_scheduler_config(config_map))
 
 
 @pytest.mark.parametrize(

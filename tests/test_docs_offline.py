@@ -15,7 +15,7 @@ import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
-IMAGE = re.compile(r"```\{image\} (?P<path>\S+)|!\[[^\]]*\]\((?P<link>[^)\s]+)\)")
+IMAGE = re.compile(r"```\{(?:image|figure)\} (?P<path>\S+)|!\[[^\]]*\]\((?P<link>[^)\s]+)\)")
 
 
 def test_no_page_asks_for_a_diagram_rendered_by_a_script() -> None:

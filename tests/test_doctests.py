@@ -9,10 +9,17 @@ import pkgutil
 import pytest
 
 import minruntime
+import minruntime.cli
+import minruntime.kube
 
 MODULES = sorted(
     ["minruntime"]
     + [f"minruntime.{info.name}" for info in pkgutil.iter_modules(minruntime.__path__)]
+    + [
+        info.name
+        for package in (minruntime.cli, minruntime.kube)
+        for info in pkgutil.iter_modules(package.__path__, prefix=f"{package.__name__}.")
+    ]
 )
 
 

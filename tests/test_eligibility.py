@@ -251,25 +251,31 @@ def _judge(
         pre,
         victim.table,
         [victim.row],
-        groups(action, pre, lambda queue: mr, now_ns),
+        groups(lambda queue: mr, now_ns),
         queues,
         now_ns,
-    )
+    ).reasons
     return reason
 
 
-def groups(
-    action: Action, pre: JobFacts, min_runtime_of: Callable[[str], MinRuntime], now_ns: int
-) -> Groups:
-    """The groups of one preemptor with a given min-runtime per victim queue, settings off."""
+class GivenResolver:
+    """A resolver with a given min-runtime per victim queue, section 16 settings off."""
 
-    def resolve(action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
-        return Resolution(min_runtime_of(victim_queue), None)
+    def __init__(self, min_runtime_of: Callable[[str], MinRuntime]) -> None:
+        self.min_runtime_of = min_runtime_of
+        self.misses = 0
+        self.has_protections = False
 
-    def settings(action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
+    def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
+        return Resolution(self.min_runtime_of(victim_queue), None)
+
+    def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
         return NO_SETTINGS
 
-    return Groups(resolve, settings, action, pre.queue, now_ns)
+
+def groups(min_runtime_of: Callable[[str], MinRuntime], now_ns: int) -> Groups:
+    """The groups of a session with a given min-runtime per victim queue, settings off."""
+    return Groups(GivenResolver(min_runtime_of), now_ns)
 
 
 def test_judge_checks_the_fundamentals_in_the_documented_order() -> None:
@@ -315,10 +321,10 @@ def test_judge_resolves_each_victim_queue_once() -> None:
         pre,
         table,
         rows,
-        groups(Action.RECLAIM, pre, min_runtime_of, 10**20),
+        groups(min_runtime_of, 10**20),
         {"b", "c"},
         10**20,
-    )
+    ).reasons
     assert reasons == [Reason.ELIGIBLE] * 6
     assert asked == ["c", "b"]
 
@@ -366,10 +372,10 @@ def test_min_runtime_filter_function_on_facts() -> None:
     protected = JobFacts.of(job(start=0))
     elastic = JobFacts.of(job(start=0, statuses=("Running",) * 2))
     ten = MinRuntime("10s")
-    assert min_runtime_filter(protected, ten, 9 * 10**9) is False
-    assert min_runtime_filter(protected, ten, 10 * 10**9) is True
-    assert min_runtime_filter(elastic, ten, 0) is True
-    assert min_runtime_filter(elastic, MinRuntime.NEVER, 10**18) is False
+    assert min_runtime_filter(protected, ten, NO_SETTINGS, 9 * 10**9) is False
+    assert min_runtime_filter(protected, ten, NO_SETTINGS, 10 * 10**9) is True
+    assert min_runtime_filter(elastic, ten, NO_SETTINGS, 0) is True
+    assert min_runtime_filter(elastic, MinRuntime.NEVER, NO_SETTINGS, 10**18) is False
 
 
 # -- §5 boundaries through the session ----------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -23,10 +24,12 @@ from minruntime import (
     Queue,
     QueueTree,
     Session,
+    SubGroup,
     Task,
     TaskStatus,
 )
 from minruntime._facts import JobFacts
+from minruntime._time import from_ns
 from minruntime.jobs import (
     ACTIVE_STATUSES,
     ALLOCATED_STATUSES,
@@ -408,12 +411,12 @@ def test_job_facts_copy_identity_fields_and_start() -> None:
     facts = JobFacts.of(job)
     assert (facts.job, facts.id, facts.queue, facts.priority) == (job, "j", "team", 75)
     assert facts.start_ns == 90 * 10**9
-    assert facts.start == datetime(1970, 1, 1, 0, 1, 30, tzinfo=UTC)
+    assert from_ns(facts.start_ns) == datetime(1970, 1, 1, 0, 1, 30, tzinfo=UTC)
 
 
 def test_job_facts_of_a_job_that_never_started() -> None:
     facts = JobFacts.of(Job("j", "q"))
-    assert (facts.start_ns, facts.start) == (None, None)
+    assert facts.start_ns is None
 
 
 def test_job_facts_start_ns_is_exact_for_a_datetime_with_microseconds() -> None:
@@ -617,7 +620,7 @@ def summary(facts: JobFacts) -> tuple[object, ...]:
         facts.queue,
         facts.priority,
         facts.start_ns,
-        facts.start,
+        None if facts.start_ns is None else from_ns(facts.start_ns),
         facts.preemptibility,
         facts.preemptibility_source,
         facts.elastic,
@@ -751,7 +754,7 @@ def test_a_jobs_facts_are_computed_once_per_session_and_follow_the_threshold() -
     job = Job("j", "q", priority=99, pod_sets=[PodSet(tasks=[Task("t")])])
     session = Session(QueueTree([Queue("q")]), Config(), now=0)
     first = session._fact(job)
-    assert session._fact(job) is first
+    assert (session._fact(job).table, session._fact(job).row) == (first.table, first.row)
     assert first.preemptibility is Preemptibility.PREEMPTIBLE
     stricter = Session(QueueTree([Queue("q")]), Config(), now=0, legacy_priority_threshold=50)
     assert stricter._fact(job).preemptibility is Preemptibility.NON_PREEMPTIBLE
@@ -764,3 +767,33 @@ def test_an_evolved_job_gets_its_own_facts() -> None:
     assert JobFacts.of(raised).preemptibility is Preemptibility.NON_PREEMPTIBLE
     assert raised == attrs.evolve(raised)
     assert hash(raised) == hash(attrs.evolve(raised))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Task("t", "Pending", weight=2),
+        PodSet("workers", 1, [Task("a"), Task("b", "Succeeded")], parent=None),
+        Job(
+            "j",
+            "q",
+            75,
+            "semi-preemptible",
+            60.5,
+            [PodSet("p0", 1, [Task("a")], parent="s"), PodSet("p1", 0, [], parent="s")],
+            sub_groups=[SubGroup("s", min_sub_group=1)],
+            min_sub_group=1,
+        ),
+    ],
+    ids=["Task", "PodSet", "Job"],
+)
+def test_a_value_is_built_from_every_field_by_name(value: Task | PodSet | Job) -> None:
+    """Task, PodSet and Job build themselves (a fast constructor): it takes every field, in
+    order and by its name, so that attrs.evolve rebuilds an equal value."""
+    cls = type(value)
+    fields = [field.alias for field in attrs.fields(cls) if field.init]
+    assert list(inspect.signature(cls).parameters) == fields
+    assert attrs.evolve(value) == value
+    changed: Any = attrs.evolve(value, **{fields[0]: "other"})  # type: ignore[arg-type]
+    assert getattr(changed, fields[0]) == "other"
+    assert changed != value

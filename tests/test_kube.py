@@ -40,10 +40,12 @@ from minruntime import (
     Task,
     TaskStatus,
 )
-from minruntime.errors import InvalidObject
+from minruntime.errors import InvalidObject, UnknownJob
 from minruntime.kube import (
     POD_GROUP_ANNOTATION,
     SUBGROUP_LABEL,
+    Problem,
+    ProblemKind,
     Snapshot,
     SnapshotJob,
     load_objects,
@@ -226,6 +228,23 @@ def read_one(*objects: JSON, **options: Any) -> SnapshotJob:
     return only_job(read_snapshot([TEAM, *objects], **options))
 
 
+def the_problem_of(snapshot: Snapshot, kind: ProblemKind, *, skip: str = "") -> Problem:
+    """The one problem of ``kind`` a snapshot has (its own or a job's); those about an object
+    whose name is ``skip`` are not counted."""
+    found = [
+        problem
+        for problem in snapshot.every_problem()
+        if problem.kind is kind and (not skip or getattr(problem.object, "name", "") != skip)
+    ]
+    assert len(found) == 1, [str(problem) for problem in found]
+    return found[0]
+
+
+def the_problem(objects: list[JSON], kind: ProblemKind, **options: Any) -> Problem:
+    """The one problem of ``kind`` reading ``objects`` gives."""
+    return the_problem_of(read_snapshot(objects, **options), kind)
+
+
 # -- the fixtures are of the real shapes ---------------------------------------------------------
 
 
@@ -295,8 +314,14 @@ def test_load_objects_keeps_an_object_whose_kind_ends_in_list_without_items() ->
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t \n"])
-def test_load_objects_of_empty_text_is_no_objects(text: str) -> None:
-    assert load_objects(text) == []
+def test_load_objects_of_empty_text_is_an_error_naming_the_origin(text: str) -> None:
+    """A failed ``kubectl`` upstream writes nothing: that must not look like an empty cluster."""
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(text, origin="queues.json")
+    assert str(caught.value) == (
+        "queues.json: empty input (no objects): did the command that wrote it fail?"
+    )
+    assert caught.value.object == "queues.json"
 
 
 def test_load_objects_reads_a_yaml_multi_document_stream() -> None:
@@ -399,8 +424,8 @@ def test_load_objects_without_pyyaml_asks_for_it_for_yaml_text(
     ("text", "message"),
     [
         ("42", "<input>: expected Kubernetes objects, found int 42"),
-        ('[{"kind": "Queue"}, "x"]', "<input>: expected Kubernetes objects, found str 'x'"),
-        ("- kind: Queue\n- 7\n", "<input>: expected Kubernetes objects, found int 7"),
+        ('"x"', "<input>: expected Kubernetes objects, found str 'x'"),
+        ("just text\n", "<input>: expected Kubernetes objects, found str 'just text'"),
     ],
 )
 def test_load_objects_rejects_a_document_that_is_not_an_object(text: str, message: str) -> None:
@@ -757,27 +782,29 @@ def test_pod_group_reads_into_a_job_with_id_queue_and_default_pod_set() -> None:
     )
 
 
-def test_pod_group_without_a_queue_is_rejected_naming_the_field() -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(queue=None)])
-    assert str(caught.value) == "PodGroup/ml/train spec.queue: missing (required)"
-    assert (caught.value.object, caught.value.field) == ("PodGroup/ml/train", "spec.queue")
+def test_pod_group_without_a_queue_is_left_out_naming_the_field() -> None:
+    problem = the_problem([TEAM, pod_group(queue=None)], ProblemKind.LEFT_OUT)
+    assert str(problem) == "PodGroup/ml/train spec.queue: missing (required); left out"
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", "spec.queue")
 
 
-def test_pod_group_with_a_non_string_queue_is_rejected() -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(queue=["team"])])  # type: ignore[arg-type]
-    assert str(caught.value) == "PodGroup/ml/train spec.queue: expected a string, got ['team']"
-    assert caught.value.field == "spec.queue"
+def test_pod_group_with_a_non_string_queue_is_left_out() -> None:
+    problem = the_problem([TEAM, pod_group(queue=["team"])], ProblemKind.LEFT_OUT)  # type: ignore[arg-type]
+    assert str(problem) == (
+        "PodGroup/ml/train spec.queue: expected a string, got ['team']; left out"
+    )
+    assert problem.field == "spec.queue"
 
 
-def test_pod_group_without_a_name_is_rejected() -> None:
+def test_pod_group_without_a_name_is_left_out_with_its_pods() -> None:
     group = pod_group()
     del group["metadata"]["name"]
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, group])
-    assert str(caught.value).endswith(" metadata.name: missing (required)")
-    assert caught.value.field == "metadata.name"
+    snapshot = read_snapshot([TEAM, group, pod("train-0")])
+    assert snapshot.jobs == ()
+    assert [str(p) for p in snapshot.problems if p.kind is ProblemKind.LEFT_OUT] == [
+        "Pod/ml/train-0: pod group 'train' is not in the snapshot; pod ignored",
+        "PodGroup/ml/<unnamed> metadata.name: missing (required); left out",
+    ]
 
 
 @pytest.mark.parametrize(("min_member", "expected"), [(None, 1), (0, 0), (1, 1), (8, 8)])
@@ -796,11 +823,10 @@ def test_pod_group_min_member_defaults_to_one(min_member: int | None, expected: 
         (True, "PodGroup/ml/train spec.minMember: expected an integer, got True"),
     ],
 )
-def test_pod_group_with_a_bad_min_member_is_rejected(min_member: object, message: str) -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(minMember=min_member)])
-    assert str(caught.value) == message
-    assert (caught.value.object, caught.value.field) == ("PodGroup/ml/train", "spec.minMember")
+def test_pod_group_with_a_bad_min_member_is_left_out(min_member: object, message: str) -> None:
+    problem = the_problem([TEAM, pod_group(minMember=min_member)], ProblemKind.LEFT_OUT)
+    assert str(problem) == f"{message}; left out"
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", "spec.minMember")
 
 
 SUB_GROUPS = [
@@ -826,39 +852,54 @@ def test_only_leaf_sub_groups_become_pod_sets_in_listing_order() -> None:
     assert (job.job.sub_groups, job.job.min_sub_group) == ((SubGroup("root", None, 2),), None)
 
 
-def test_a_pod_labelled_with_a_parent_sub_group_is_rejected_naming_pod_and_label() -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot(
-            [TEAM, pod_group(subGroups=SUB_GROUPS), pod("r-0", labels={SUBGROUP_LABEL: "root"})]
-        )
-    assert str(caught.value) == (
+def test_a_pod_labelled_with_a_parent_sub_group_is_left_out_of_its_job() -> None:
+    snapshot = read_snapshot(
+        [
+            TEAM,
+            pod_group(subGroups=SUB_GROUPS),
+            pod("r-0", labels={SUBGROUP_LABEL: "root"}),
+            pod("w-0", labels={SUBGROUP_LABEL: "workers"}),
+        ]
+    )
+    (job,) = snapshot.jobs
+    assert (job.left_out, [task.id for task in job.job.tasks()]) == (("r-0",), ["w-0"])
+    problem = next(p for p in job.problems if p.kind is ProblemKind.LEFT_OUT)
+    assert str(problem) == (
         "Pod/ml/r-0 metadata.labels['kai.scheduler/subgroup-name']: sub-group 'root' of "
         "PodGroup/ml/train holds sub-groups, not pods (its pod sets: 'workers', 'ps', "
-        "'evaluator')"
+        "'evaluator'); left out of its job"
     )
-    assert caught.value.object == "Pod/ml/r-0"
-    assert caught.value.field == "metadata.labels['kai.scheduler/subgroup-name']"
+    assert str(problem.object) == "Pod/ml/r-0"
+    assert problem.field == "metadata.labels['kai.scheduler/subgroup-name']"
+    marked = next(p for p in job.problems if p.kind is ProblemKind.INCOMPLETE)
+    assert str(marked) == (
+        "PodGroup/ml/train: read without 1 of its pods (r-0), left out: its answers are for "
+        "the pods that are read"
+    )
 
 
-def test_a_pod_labelled_with_an_unknown_sub_group_is_rejected() -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(), pod("p-0", labels={SUBGROUP_LABEL: "nope"})])
-    assert str(caught.value) == (
+def test_a_pod_labelled_with_an_unknown_sub_group_is_left_out_of_its_job() -> None:
+    (job,) = read_snapshot(
+        [TEAM, pod_group(), pod("p-0", labels={SUBGROUP_LABEL: "nope"}), pod("p-1")]
+    ).jobs
+    assert (job.left_out, job.task_count) == (("p-0",), 1)
+    problem = next(p for p in job.problems if p.kind is ProblemKind.LEFT_OUT)
+    assert str(problem) == (
         "Pod/ml/p-0 metadata.labels['kai.scheduler/subgroup-name']: sub-group 'nope' is not a "
-        "leaf sub-group of PodGroup/ml/train (its pod sets: 'default')"
+        "sub-group of PodGroup/ml/train (its pod sets: 'default'); left out of its job"
     )
-    assert caught.value.field == f"metadata.labels[{SUBGROUP_LABEL!r}]"
+    assert problem.field == f"metadata.labels[{SUBGROUP_LABEL!r}]"
 
 
-def test_an_unlabelled_pod_of_a_pod_group_with_sub_groups_is_rejected() -> None:
+def test_an_unlabelled_pod_of_a_pod_group_with_sub_groups_is_left_out_of_its_job() -> None:
     """Without the label a pod is in the 'default' pod set, which sub-groups replace."""
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(subGroups=[{"name": "workers"}]), pod("w-0")])
-    assert str(caught.value) == (
+    (job,) = read_snapshot([TEAM, pod_group(subGroups=[{"name": "workers"}]), pod("w-0")]).jobs
+    problem = next(p for p in job.problems if p.kind is ProblemKind.LEFT_OUT)
+    assert str(problem) == (
         "Pod/ml/w-0 metadata.labels['kai.scheduler/subgroup-name']: missing, but "
-        "PodGroup/ml/train has sub-groups ('workers'): the pod must name one"
+        "PodGroup/ml/train has sub-groups ('workers'): the pod must name one; left out of its job"
     )
-    assert caught.value.object == "Pod/ml/w-0"
+    assert (str(problem.object), job.left_out) == ("Pod/ml/w-0", ("w-0",))
 
 
 @pytest.mark.parametrize(
@@ -884,13 +925,16 @@ def test_an_unlabelled_pod_of_a_pod_group_with_sub_groups_is_rejected() -> None:
         ("workers", "spec.subGroups[0]", "expected an object"),
     ],
 )
-def test_a_bad_sub_group_is_rejected_naming_its_index(
+def test_a_bad_sub_group_leaves_the_pod_group_out_naming_its_index(
     sub_group: object, field: str, message: str
 ) -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(subGroups=[sub_group])])
-    assert str(caught.value) == f"PodGroup/ml/train {field}: {message}"
-    assert (caught.value.object, caught.value.field) == ("PodGroup/ml/train", field)
+    snapshot = read_snapshot([TEAM, pod_group(subGroups=[sub_group]), pod("train-0")])
+    assert snapshot.jobs == ()
+    problem = the_problem_of(snapshot, ProblemKind.LEFT_OUT)
+    assert str(problem) == (
+        f"PodGroup/ml/train {field}: {message}; left out; its 1 pods are left out with it"
+    )
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", field)
 
 
 def test_pod_group_start_time_comes_from_the_annotation() -> None:
@@ -948,35 +992,38 @@ def test_a_valid_start_time_is_read_with_strict_times() -> None:
         ("annotations", ["a"], "metadata.annotations['team']"),
     ],
 )
-def test_pod_group_labels_and_annotations_must_be_strings(
+def test_pod_group_labels_and_annotations_that_are_not_strings_are_ignored(
     where: str, value: object, field: str
 ) -> None:
     group = pod_group()
     group["metadata"][where] = {"ok": "fine", "team": value}
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, group])
-    assert str(caught.value) == f"PodGroup/ml/train {field}: expected a string, got {value!r}"
-    assert (caught.value.object, caught.value.field) == ("PodGroup/ml/train", field)
+    (job,) = read_snapshot([TEAM, group]).jobs
+    problem = next(p for p in job.problems if p.kind is ProblemKind.IGNORED)
+    assert str(problem) == f"PodGroup/ml/train {field}: expected a string, got {value!r}; ignored"
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", field)
 
 
-def test_pod_group_labels_that_are_not_an_object_are_rejected() -> None:
+def test_pod_group_labels_that_are_not_an_object_are_ignored() -> None:
     group = pod_group()
     group["metadata"]["labels"] = ["team"]
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, group])
-    assert (
-        str(caught.value) == "PodGroup/ml/train metadata.labels: expected an object, got ['team']"
+    (job,) = read_snapshot([TEAM, group]).jobs
+    problem = next(p for p in job.problems if p.kind is ProblemKind.IGNORED)
+    assert str(problem) == (
+        "PodGroup/ml/train metadata.labels: expected an object, got ['team']; ignored"
     )
-    assert caught.value.field == "metadata.labels"
+    assert problem.field == "metadata.labels"
 
 
-def test_pod_labels_must_be_strings() -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(), pod("p-0", labels={SUBGROUP_LABEL: 3})])
-    assert str(caught.value) == (
-        "Pod/ml/p-0 metadata.labels['kai.scheduler/subgroup-name']: expected a string, got 3"
+def test_a_pod_label_that_is_not_a_string_is_ignored() -> None:
+    snapshot = read_snapshot([TEAM, pod_group(), pod("p-0", labels={SUBGROUP_LABEL: 3})])
+    (job,) = snapshot.jobs
+    assert [task.id for task in job.job.tasks()] == ["p-0"]
+    problem = the_problem_of(snapshot, ProblemKind.IGNORED)
+    assert str(problem) == (
+        "Pod/ml/p-0 metadata.labels['kai.scheduler/subgroup-name']: expected a string, got 3; "
+        "ignored"
     )
-    assert caught.value.object == "Pod/ml/p-0"
+    assert str(problem.object) == "Pod/ml/p-0"
 
 
 def test_pod_groups_of_another_api_group_and_unknown_kinds_are_ignored() -> None:
@@ -1102,11 +1149,15 @@ def test_pod_task_status_rejects_a_non_string_phase() -> None:
     assert caught.value.field == "status.phase"
 
 
-def test_an_unknown_pod_phase_in_a_snapshot_is_an_error() -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(), pod("p-0", phase="Lost")])
-    assert caught.value.object == "Pod/ml/p-0"
-    assert "unknown phase 'Lost'" in str(caught.value)
+def test_a_pod_of_an_unknown_phase_is_left_out() -> None:
+    snapshot = read_snapshot([TEAM, pod_group(), pod("p-0", phase="Lost"), pod("p-1")])
+    assert [task.id for task in snapshot.jobs[0].job.tasks()] == ["p-1"]
+    problem = the_problem_of(snapshot, ProblemKind.LEFT_OUT)
+    assert str(problem) == (
+        "Pod/ml/p-0 status.phase: unknown phase 'Lost' (expected Pending, Running, Succeeded, "
+        "Failed or Unknown); left out"
+    )
+    assert str(problem.object) == "Pod/ml/p-0"
 
 
 # -- SnapshotJob ---------------------------------------------------------------------------------
@@ -1422,15 +1473,16 @@ def test_labels_come_before_kind_defaults() -> None:
     assert job.preemptibility.source is PreemptibilitySource.POD
 
 
-def test_owner_labels_that_are_not_strings_are_rejected() -> None:
+def test_owner_labels_that_are_not_strings_are_ignored() -> None:
     objects = owner_chain()
     objects[1]["metadata"]["labels"] = {PREEMPTIBILITY_KEY: 1}
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(), *objects])
-    assert str(caught.value) == (
-        "ReplicaSet/ml/rs metadata.labels['kai.scheduler/preemptibility']: expected a string, got 1"
+    (job,) = read_snapshot([TEAM, pod_group(), *objects]).jobs
+    problem = next(p for p in job.problems if p.kind is ProblemKind.IGNORED)
+    assert str(problem) == (
+        "ReplicaSet/ml/rs metadata.labels['kai.scheduler/preemptibility']: expected a string, "
+        "got 1; ignored"
     )
-    assert caught.value.object == "ReplicaSet/ml/rs"
+    assert str(problem.object) == "ReplicaSet/ml/rs"
 
 
 # -- configuration from the snapshot -------------------------------------------------------------
@@ -1676,23 +1728,28 @@ def test_orphans_as_top_level_makes_an_orphan_top_level_with_a_warning() -> None
     )
 
 
-def test_bad_queues_in_a_snapshot_are_reported_together_with_tree_problems() -> None:
+def test_bad_queue_values_are_ignored_and_the_tree_still_reports_its_problems() -> None:
+    objects = [
+        TEAM,
+        queue_object("prod", reclaimMinRuntime="1x"),
+        queue_object("dev", preemptMinRuntime="-5m"),
+        queue_object("child", parentQueue="prod"),
+    ]
+    snapshot = read_snapshot(objects)
+    assert (snapshot.tree["prod"].reclaim_min_runtime, snapshot.tree["dev"]) == (
+        None,
+        Queue("dev"),
+    )
+    ignored = [p for p in snapshot.problems if p.kind is ProblemKind.IGNORED]
+    assert [(str(p.object), p.field) for p in ignored] == [
+        ("Queue/prod", "spec.reclaimMinRuntime"),
+        ("Queue/dev", "spec.preemptMinRuntime"),
+    ]
+    assert str(ignored[0]).startswith("Queue/prod spec.reclaimMinRuntime: invalid duration '1x'")
+    assert str(ignored[0]).endswith("; ignored")
     with pytest.raises(InvalidQueueTree) as caught:
-        read_snapshot(
-            [
-                TEAM,
-                queue_object("prod", reclaimMinRuntime="1x"),
-                queue_object("dev", preemptMinRuntime="-5m"),
-                queue_object("child", parentQueue="prod"),
-                queue_object("loop", parentQueue="loop"),
-            ]
-        )
-    problems = caught.value.problems
-    assert len(problems) == 3
-    assert problems[0].startswith("Queue/prod spec.reclaimMinRuntime: invalid duration '1x'")
-    assert problems[1].startswith("Queue/dev spec.preemptMinRuntime: invalid duration '-5m'")
-    assert problems[2] == "cycle in parent links: 'loop' -> 'loop'"
-    assert caught.value.origin is None
+        read_snapshot([*objects, queue_object("loop", parentQueue="loop")])
+    assert caught.value.problems == ("cycle in parent links: 'loop' -> 'loop'",)
 
 
 # -- read_snapshot as a whole ------------------------------------------------------------------
@@ -1717,11 +1774,15 @@ def test_read_snapshot_flattens_list_objects_and_reads_loaded_text() -> None:
         assert snapshot.jobs[0].job.tasks() == (Task("a-0"),)
 
 
-def test_read_snapshot_of_nothing_is_an_empty_snapshot_with_the_default_config() -> None:
-    snapshot = read_snapshot([])
-    assert (list(snapshot.tree), snapshot.jobs, dict(snapshot.priority_classes)) == ([], (), {})
-    assert snapshot.config == Config()
-    assert snapshot.warnings == (NO_CONFIG_WARNING,)
+def test_read_snapshot_of_nothing_is_an_error() -> None:
+    for objects in ([], [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}}]):
+        with pytest.raises(InvalidObject) as caught:
+            read_snapshot(objects)
+        assert str(caught.value) == (
+            "the snapshot holds no object of a kind the library reads (Queue, PodGroup, Pod, "
+            "PriorityClass, ConfigMap, SchedulingShard, or a scheduler config): is it the right "
+            "input?"
+        )
 
 
 def test_read_snapshot_reads_the_module_example() -> None:
@@ -1758,19 +1819,28 @@ def test_find_by_a_unique_bare_name() -> None:
     assert FIND_SNAPSHOT.find("solo").id == "ml/solo"
 
 
-def test_find_an_ambiguous_bare_name_is_a_lookup_error_listing_the_matches() -> None:
-    with pytest.raises(LookupError) as caught:
+def test_find_an_ambiguous_bare_name_is_an_unknown_job_listing_the_matches() -> None:
+    with pytest.raises(UnknownJob) as caught:
         FIND_SNAPSHOT.find("train")
     assert str(caught.value) == (
-        "pod group name 'train' is ambiguous: ml/train, research/train; use namespace/name"
+        "pod group name 'train' is ambiguous: ml/train, research/train; use NAMESPACE/NAME"
     )
+    assert (caught.value.reference, caught.value.matches) == (
+        "train",
+        ("ml/train", "research/train"),
+    )
+    assert isinstance(caught.value, LookupError)
 
 
 @pytest.mark.parametrize("reference", ["nope", "research/solo", "ml/", ""])
-def test_find_a_missing_job_is_a_lookup_error(reference: str) -> None:
-    with pytest.raises(LookupError) as caught:
+def test_find_a_missing_job_is_an_unknown_job_naming_the_expected_form(reference: str) -> None:
+    with pytest.raises(UnknownJob) as caught:
         FIND_SNAPSHOT.find(reference)
-    assert str(caught.value) == f"no pod group {reference!r} in the snapshot"
+    assert str(caught.value) == (
+        f"no pod group {reference!r} in the snapshot (expected NAMESPACE/NAME of a PodGroup, or "
+        "its name when unique)"
+    )
+    assert (caught.value.reference, caught.value.matches) == (reference, ())
 
 
 # -- end to end: a Session built from a snapshot -------------------------------------------------
@@ -1849,9 +1919,11 @@ def test_a_config_map_whose_tiers_is_not_a_list_is_an_error_naming_the_entry() -
     with pytest.raises(InvalidObject) as caught:
         read_snapshot([config_map("other", {"settings.json": json.dumps({"tiers": "a list?"})})])
     assert str(caught.value) == (
-        "ConfigMap/kai-scheduler/other data['settings.json']: looks like a scheduler config (it "
-        "mentions 'tiers') but cannot be read: tiers: expected a list, got str"
+        "invalid configuration in ConfigMap/kai-scheduler/other data['settings.json']: looks "
+        "like a scheduler config (it mentions 'tiers') but cannot be read: tiers: expected a "
+        "list, got str"
     )
+    assert caught.value.object == "ConfigMap/kai-scheduler/other"
 
 
 def test_an_unparseable_scheduler_config_is_an_error_or_a_warning_when_lenient() -> None:
@@ -1859,9 +1931,9 @@ def test_an_unparseable_scheduler_config_is_an_error_or_a_warning_when_lenient()
     with pytest.raises(InvalidObject) as caught:
         read_snapshot([broken])
     assert str(caught.value).startswith(
-        "ConfigMap/kai-scheduler/scheduler-config data['config.yaml']: looks like a scheduler "
-        "config (it mentions 'tiers') but cannot be read: while parsing a flow node expected "
-        "the node content, but found '}'"
+        "invalid configuration in ConfigMap/kai-scheduler/scheduler-config data['config.yaml']: "
+        "looks like a scheduler config (it mentions 'tiers') but cannot be read: while parsing "
+        "a flow node expected the node content, but found '}'"
     )
     snapshot = read_snapshot([broken], lenient_config=True)
     assert snapshot.config == Config()
@@ -1901,17 +1973,18 @@ def test_a_pod_group_without_api_version_is_read_with_a_warning() -> None:
         ("scheduling.run.ai/v2alpha2", "scheduling.run.ai/v2"),
     ],
 )
-def test_a_queue_of_an_unknown_scheduler_api_version_is_an_error(
+def test_a_queue_of_an_unknown_scheduler_api_version_is_left_out(
     api_version: str, expected: str
 ) -> None:
     queue = dict(queue_object("team"), apiVersion=api_version)
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([queue])
-    assert str(caught.value) == (
+    snapshot = read_snapshot([queue, queue_object("other")])
+    assert list(snapshot.tree) == ["other"]
+    problem = the_problem_of(snapshot, ProblemKind.LEFT_OUT)
+    assert str(problem) == (
         f"Queue/team apiVersion: {api_version!r} is not one the library reads "
-        f"(expected {expected!r})"
+        f"(expected {expected!r}); left out"
     )
-    assert caught.value.field == "apiVersion"
+    assert problem.field == "apiVersion"
 
 
 def test_a_queue_of_another_scheduler_is_ignored_with_a_warning() -> None:
@@ -1937,12 +2010,12 @@ def test_a_queue_of_another_scheduler_is_ignored_with_a_warning() -> None:
         ),
     ],
 )
-def test_a_kind_in_the_wrong_case_is_an_error(obj: JSON, kind: str, meant: str) -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, obj])
-    assert str(caught.value).endswith(
-        f" kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r})"
+def test_a_kind_in_the_wrong_case_is_left_out(obj: JSON, kind: str, meant: str) -> None:
+    problem = the_problem([TEAM, obj], ProblemKind.LEFT_OUT)
+    assert str(problem).endswith(
+        f" kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r}); left out"
     )
+    assert problem.field == "kind"
 
 
 def test_a_lower_case_kind_of_another_api_group_is_not_ours() -> None:
@@ -1987,15 +2060,16 @@ def test_an_identical_duplicate_is_read_once_with_a_warning() -> None:
         (priority_class("train", 50), priority_class("train", 60), "PriorityClass/train"),
     ],
 )
-def test_two_different_objects_of_one_name_are_an_error(
+def test_two_different_objects_of_one_name_are_both_left_out(
     first: JSON, second: JSON, name: str
 ) -> None:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(), first, second])
-    assert str(caught.value) == (
-        f"the snapshot holds two different objects with one name: {name} (a snapshot must "
-        "hold one version of each object)"
+    snapshot = read_snapshot([TEAM, pod_group(), first, second])
+    problem = the_problem_of(snapshot, ProblemKind.LEFT_OUT)
+    assert str(problem) == (
+        f"{name}: the snapshot holds two different objects of this name (a snapshot must hold "
+        "one version of each object); both left out"
     )
+    assert str(problem.object) == name
 
 
 def test_conflicting_queue_duplicates_are_reported_with_the_tree() -> None:
@@ -2097,10 +2171,10 @@ def test_a_pod_group_tree_becomes_the_jobs_sets_and_pod_sets_in_spec_walk_order(
     ]
 
 
-def bad_tree(sub_groups: list[JSON], **spec: Any) -> InvalidObject:
-    with pytest.raises(InvalidObject) as caught:
-        read_snapshot([TEAM, pod_group(subGroups=sub_groups, **spec)])
-    return caught.value
+def bad_tree(sub_groups: list[JSON], **spec: Any) -> Problem:
+    snapshot = read_snapshot([TEAM, pod_group(subGroups=sub_groups, **spec), pod("other", "x")])
+    assert snapshot.jobs == ()
+    return the_problem_of(snapshot, ProblemKind.LEFT_OUT, skip="other")
 
 
 @pytest.mark.parametrize(
@@ -2136,12 +2210,12 @@ def bad_tree(sub_groups: list[JSON], **spec: Any) -> InvalidObject:
         ),
     ],
 )
-def test_a_malformed_tree_names_the_pod_group_and_the_sub_group(
+def test_a_malformed_tree_leaves_the_pod_group_out_naming_it_and_the_sub_group(
     sub_groups: list[JSON], spec: dict[str, Any], field: str, message: str
 ) -> None:
-    error = bad_tree(sub_groups, **spec)
-    assert str(error) == f"PodGroup/ml/train {field}: {message}"
-    assert (error.object, error.field) == ("PodGroup/ml/train", field)
+    problem = bad_tree(sub_groups, **spec)
+    assert str(problem) == f"PodGroup/ml/train {field}: {message}; left out"
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", field)
 
 
 @pytest.mark.parametrize(
@@ -2220,12 +2294,12 @@ def test_a_malformed_tree_names_the_pod_group_and_the_sub_group(
         ),
     ],
 )
-def test_a_bad_sub_group_field_names_the_pod_group_and_the_field(
+def test_a_bad_sub_group_field_leaves_the_pod_group_out_naming_the_field(
     sub_groups: list[JSON], spec: dict[str, Any], field: str, message: str
 ) -> None:
-    error = bad_tree(sub_groups, **spec)
-    assert str(error) == f"PodGroup/ml/train {message}"
-    assert (error.object, error.field) == ("PodGroup/ml/train", field)
+    problem = bad_tree(sub_groups, **spec)
+    assert str(problem) == f"PodGroup/ml/train {message}; left out"
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", field)
 
 
 def test_a_set_with_min_member_and_a_min_sub_group_without_sub_groups_are_warned_about() -> None:

@@ -16,6 +16,7 @@ from minruntime import (
     InvalidQueueTree,
     MinRuntime,
     MinRuntimeError,
+    ProtectionSettings,
     Queue,
     QueueTree,
     UnknownQueue,
@@ -716,3 +717,33 @@ def test_injected_problems_are_all_named_in_one_error(case: tuple[list[Queue], s
         QueueTree(queues)
     assert set(caught.value.problems) == expected
     assert len(caught.value.problems) == len(expected)
+
+
+def test_inherited_names_the_nearest_queue_that_sets_a_value_computed_once() -> None:
+    tree = QueueTree(
+        [
+            Queue("A", reclaim_min_runtime="1h"),
+            Queue("B", "A"),
+            Queue("C", "B", reclaim_min_runtime=0),
+            Queue("leaf", "C"),
+            Queue("Z", protections=ProtectionSettings(max_evictions=2)),
+            Queue("z1", "Z"),
+        ]
+    )
+    table = tree.inherited("reclaim_min_runtime")
+    hour, zero = MinRuntime.parse("1h"), MinRuntime.ZERO
+    assert dict(table) == {
+        "A": (hour, "A"),
+        "B": (hour, "A"),
+        "C": (zero, "C"),
+        "leaf": (zero, "C"),
+    }
+    assert tree.inherited("reclaim_min_runtime") is table
+    assert dict(tree.inherited("max_evictions")) == {"Z": (2, "Z"), "z1": (2, "Z")}
+    assert dict(tree.inherited("preempt_min_runtime")) == {}
+
+
+def test_inherited_of_an_unknown_setting_names_the_expected_ones() -> None:
+    with pytest.raises(ValueError, match=r"no queue setting 'priority' \(expected one of "
+                       r"'preempt_min_runtime', 'reclaim_min_runtime', 'preempt_checkpoint_grace'"):  # fmt: skip
+        QueueTree([Queue("a")]).inherited("priority")

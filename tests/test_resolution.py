@@ -3,24 +3,31 @@
 
 from __future__ import annotations
 
+import random
+import sys
+import threading
+from typing import Any
+
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import (
     Action,
     Config,
     MinRuntime,
+    ProtectionSettings,
     Queue,
     QueueTree,
     Resolution,
     UnknownQueue,
 )
-from minruntime._resolution import START_QUEUE, lca_step, resolve
+from minruntime._protection import Settings
+from minruntime._resolution import START_QUEUE, Setting, lca_step, resolve
 from minruntime._resolution import Resolver as Engine
 from minruntime.config import RESOLVE_METHODS
-from minruntime.testing import min_runtimes, queue_trees
+from minruntime.testing import min_runtimes, optional_min_runtimes, queue_trees
 
 # The rules as the design states them, one per method, each a resolution with a fresh engine.
 
@@ -602,3 +609,197 @@ def test_resolved_value_comes_from_the_victims_path_or_the_default(
             else:
                 assert result.source in path
                 assert getattr(tree[result.source], field) == result.min_runtime
+
+
+# ---------------------------------------------------------------------------------------------
+# The tree's tables: a pair resolves in a few reads, with exactly the answers of the walk
+# ---------------------------------------------------------------------------------------------
+
+PROTECTION_FIELDS = [field.name for field in attrs.fields(ProtectionSettings)]
+
+
+def _protection_settings() -> st.SearchStrategy[ProtectionSettings]:
+    durations = optional_min_runtimes(allow_never=False)
+    return st.builds(
+        ProtectionSettings,
+        preempt_checkpoint_grace=durations,
+        reclaim_checkpoint_grace=durations,
+        max_evictions=st.one_of(st.none(), st.none(), st.integers(0, 3)),
+        eviction_window=optional_min_runtimes(),
+        max_job_min_runtime=optional_min_runtimes(),
+    )
+
+
+@st.composite
+def protected_trees(draw: st.DrawFn) -> tuple[QueueTree, Config]:
+    """A random tree of ``minruntime.testing``, section 16 settings on some queues, and a
+    config with random defaults, either method."""
+    plain = draw(queue_trees(max_queues=12))
+    tree = QueueTree(
+        attrs.evolve(plain[name], protections=draw(_protection_settings())) for name in plain
+    )
+    config = Config(
+        default_preempt_min_runtime=draw(min_runtimes()),
+        default_reclaim_min_runtime=draw(min_runtimes()),
+        reclaim_resolve_method=draw(st.sampled_from(["lca", "queue"])),
+        protections=draw(_protection_settings()),
+    )
+    return tree, config
+
+
+def _up(tree: QueueTree, name: str | None) -> list[str]:
+    """``name`` and its ancestors, nearest first, by parent pointers."""
+    found: list[str] = []
+    while name is not None:
+        found.append(name)
+        name = tree[name].parent
+    return found
+
+
+def _naive_start(tree: QueueTree, config: Config, action: Action, pre: str, victim: str) -> str:
+    """Section 4's start queue, by parent pointers: the victim's queue, or for reclaim by LCA
+    the queue below the lowest common ancestor on the victim's side."""
+    if action is Action.PREEMPT or config.reclaim_resolve_method == "queue":
+        return victim
+    theirs = set(_up(tree, pre))
+    below: str | None = None
+    node: str | None = victim
+    while node is not None and node not in theirs:
+        below, node = node, tree[node].parent
+    return victim if below is None else below
+
+
+def _naive_walk(tree: QueueTree, config: Config, field: str, start: str) -> tuple[Any, str | None]:
+    """Walk up by parent pointers to the first queue that sets ``field``, or the default."""
+    for name in _up(tree, start):
+        queue = tree[name]
+        on = queue.protections if field in PROTECTION_FIELDS else queue
+        value = getattr(on, field)
+        if value is not None:
+            return value, name
+    if field in PROTECTION_FIELDS:
+        return config.protection_default(field), None
+    return getattr(config, f"default_{field}"), None
+
+
+@given(protected_trees(), st.data())
+def test_one_resolver_answers_every_pair_as_the_naive_walk(
+    case: tuple[QueueTree, Config], data: st.DataObject
+) -> None:
+    """For every (action, preemptor queue, victim queue) of a random tree, an unknown queue
+    included, one resolver (its tables shared by every pair, asked in random order, each
+    question twice) gives exactly the resolution and the section 16 settings of a walk by
+    parent pointers written here."""
+    tree, config = case
+    resolver = Engine(tree, config)
+    names = [*tree, "ghost"]
+    pairs = [(a, p, v) for a in Action for p in names for v in names]
+    order = pairs.copy()
+    data.draw(st.randoms(use_true_random=False)).shuffle(order)
+    for action, pre, victim in [*order, *order]:
+        mr_field = f"{action.value}_min_runtime"
+        grace_field = f"{action.value}_checkpoint_grace"
+        asked = [victim] if action is Action.PREEMPT else [pre, victim]
+        unknown = tuple(name for name in dict.fromkeys(asked) if name not in tree)
+        got = resolver.resolve(action, pre, victim)
+        settings = resolver.settings(action, pre, victim)
+        grace: tuple[Any, str | None]
+        if unknown:
+            assert got == Resolution(getattr(config, f"default_{mr_field}"), None, unknown)
+            grace = (config.protection_default(grace_field), None)
+        else:
+            start = _naive_start(tree, config, action, pre, victim)
+            assert resolver.start_queue(action, pre, victim) == start
+            assert got == Resolution(*_naive_walk(tree, config, mr_field, start))
+            grace = _naive_walk(tree, config, grace_field, start)
+            assert resolver.walk(Setting(grace_field), start) == grace
+        if victim not in tree:
+            assert settings == Settings(
+                grace=grace[0],
+                max_evictions=config.protection_default("max_evictions"),
+                eviction_window=config.protection_default("eviction_window"),
+                max_job_min_runtime=config.protection_default("max_job_min_runtime"),
+            )
+            continue
+        budget = _naive_walk(tree, config, "max_evictions", victim)
+        window = _naive_walk(tree, config, "eviction_window", victim)
+        cap = _naive_walk(tree, config, "max_job_min_runtime", victim)
+        assert settings == Settings(
+            grace=grace[0],
+            max_evictions=budget[0],
+            eviction_window=window[0],
+            max_job_min_runtime=cap[0],
+            grace_source=grace[1],
+            budget_source=budget[1],
+            cap_source=cap[1],
+        )
+        for field, found in [("max_evictions", budget), ("eviction_window", window)]:
+            assert resolver.walk(Setting(field), victim) == found
+    deep = [
+        pair
+        for pair in pairs
+        if pair[0] is Action.RECLAIM
+        and pair[1] in tree
+        and pair[2] in tree
+        and tree.parent(resolver.start_queue(*pair)) is not None
+    ]
+    event("some reclaim starts below the top level" if deep else "every start at the top level")
+
+
+def _wide_tree(count: int) -> list[Queue]:
+    """``count`` queues under 4 top-level ones, values on every third queue, depth up to 6."""
+    queues = [Queue(f"r{i}", preempt_min_runtime=f"{i + 1}m") for i in range(4)]
+    depth = {f"r{i}": 0 for i in range(4)}
+    for i in range(count):
+        parent = queues[(i * 7919) % len(queues)].name
+        if depth[parent] >= 6:
+            parent = f"r{i % 4}"
+        value = None if i % 3 else f"{i % 50}m"
+        queues.append(Queue(f"q{i}", parent, reclaim_min_runtime=value))
+        depth[f"q{i}"] = depth[parent] + 1
+    return queues
+
+
+def test_threads_resolving_on_one_fresh_tree_get_the_answers_asked_in_turn() -> None:
+    """Eight threads resolve every question on one fresh tree (its tables built while they
+    ask), four through one shared resolver and four through their own, each in its own order,
+    with the interpreter switching threads as often as it can: every answer equals the one
+    computed in turn on a separate tree."""
+    queues = _wide_tree(600)
+    names = [queue.name for queue in queues][::7]
+    questions = [(a, p, v) for a in Action for p in names[:12] for v in names]
+    alone = Engine(QueueTree(queues), LCA)
+    expected = [
+        (alone.resolve(*q), alone.settings(*q), alone.walk(Setting.MAX_EVICTIONS, q[2]))
+        for q in questions
+    ]
+    tree = QueueTree(queues)
+    shared = Engine(tree, LCA)
+    start = threading.Barrier(8)
+    answers: dict[int, list[tuple[Resolution, Settings, tuple[Any, str | None]]]] = {}
+
+    def ask(number: int) -> None:
+        resolver = shared if number % 2 else Engine(tree, LCA)
+        order = list(range(len(questions)))
+        random.Random(number).shuffle(order)
+        start.wait()
+        got: dict[int, tuple[Resolution, Settings, tuple[Any, str | None]]] = {}
+        for i in order:
+            q = questions[i]
+            got[i] = (resolver.resolve(*q), resolver.settings(*q),
+                      resolver.walk(Setting.MAX_EVICTIONS, q[2]))  # fmt: skip
+        answers[number] = [got[i] for i in range(len(questions))]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert sorted(answers) == list(range(8))
+    for got in answers.values():
+        assert got == expected

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import sys
+from collections.abc import Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import attrs
 import pytest
@@ -12,6 +15,7 @@ from tests.world import LONG_AGO, NOW, PREEMPTOR, RECLAIMER, TREE, job, session
 from minruntime import (
     Action,
     Config,
+    Cycle,
     InvalidTimestamp,
     Job,
     JobLike,
@@ -186,7 +190,7 @@ def test_stats_count_decisions_by_reason_value() -> None:
 def test_job_facts_are_computed_once_per_job_object() -> None:
     s = session()
     victim = job()
-    assert s._fact(victim) is s._fact(victim)
+    assert s._fact(victim).row == s._fact(victim).row
     s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)
     s.explain(Action.PREEMPT, PREEMPTOR, victim)
     assert s.stats().jobs == 2
@@ -412,3 +416,76 @@ def test_a_naive_start_time_on_a_callers_job_is_an_invalid_timestamp() -> None:
         InvalidTimestamp, match=r"naive datetime 2026-01-01 00:00:00 for job 'ns/x' start_time"
     ):
         session().is_eligible(Action.PREEMPT, PREEMPTOR, victim)
+
+
+# -- threads ------------------------------------------------------------------------------------
+
+
+def crowd(count: int) -> tuple[QueueTree, list[Job], list[Job]]:
+    """A tree of 4 teams of 5 queues, ``count`` running jobs spread over them (starts, elastic
+    sets, priorities and preemptibility varied), and 40 preemptors in various queues."""
+    queues = [Queue("org", reclaim_min_runtime="30m", preempt_min_runtime="10m")]
+    for team in range(4):
+        queues.append(Queue(f"t{team}", "org", reclaim_min_runtime=f"{15 * team}m"))
+        queues += [Queue(f"t{team}q{i}", f"t{team}") for i in range(5)]
+    leaves = [queue.name for queue in queues if "q" in queue.name]
+    preemptibilities = ["preemptible", None, "semi-preemptible", "non-preemptible"]
+    victims = [
+        Job(
+            f"v{i}",
+            leaves[i % len(leaves)],
+            priority=(25, 50, 75, 125)[i % 4],
+            preemptibility=preemptibilities[i % 7 % 4],
+            start_time=None if i % 11 == 0 else NOW - timedelta(minutes=i % 90),
+            pod_sets=[PodSet(min_available=1 + i % 2, tasks=[Task(f"v{i}-0"), Task(f"v{i}-1")])],
+        )
+        for i in range(count)
+    ]
+    preemptors = [
+        Job(f"p{i}", leaves[(7 * i) % len(leaves)], priority=(60, 100, 200)[i % 3])
+        for i in range(40)
+    ]
+    return QueueTree(queues), victims, preemptors
+
+
+def test_threads_asking_one_session_get_the_answers_asked_in_turn() -> None:
+    """Four threads asking one session (and one cycle) for the eligible victims of 40
+    preemptors, each over its own slice of the running jobs and over all of them, get exactly
+    the answers the same questions get asked one after another."""
+    tree, victims, preemptors = crowd(2000)
+    questions = [
+        (Action.RECLAIM if i % 2 else Action.PREEMPT, preemptor, victims[i * 50 :] + victims)
+        for i, preemptor in enumerate(preemptors)
+    ]
+    expected_session = Session(tree, Config(), NOW)
+    expected = [
+        [v.id for v in expected_session.eligible_victims(*question)] for question in questions
+    ]
+    counted = expected_session.stats()
+    expected_cycle = Session(tree, Config(), NOW).cycle(victims)
+    in_turn = [[v.id for v in expected_cycle.eligible_victims(a, p)] for a, p, _ in questions]
+    assert sum(map(len, expected)) > 5_000  # real answers, not empty ones
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can: races show
+    try:
+        for _ in range(3):
+            shared = Session(tree, Config(), NOW)
+            assert asked_by_threads(shared, questions) == expected
+            stats = shared.stats()  # every call counted once; no job read twice
+            assert (stats.decisions, stats.resolutions, stats.jobs) == (
+                counted.decisions,
+                counted.resolutions,
+                counted.jobs,
+            )
+            cycle = Session(tree, Config(), NOW).cycle(victims)
+            assert asked_by_threads(cycle, [(a, p) for a, p, _ in questions]) == in_turn
+    finally:
+        sys.setswitchinterval(switch)
+
+
+def asked_by_threads(
+    asked: Session | Cycle[Job], questions: Sequence[tuple[Any, ...]]
+) -> list[list[Hashable]]:
+    """The ids of the eligible victims of each question, asked by four threads at once."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda q: [v.id for v in asked.eligible_victims(*q)], questions))

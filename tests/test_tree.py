@@ -364,7 +364,7 @@ def semi_job(core_pods: object, **kwargs: object) -> Job:
         start_time=0,
         preemptibility="semi-preemptible",
         pod_sets=[leaf("a", 1, "PRRR")],
-        core_pods=core_pods,
+        core_pods=core_pods,  # type: ignore[arg-type]
         **kwargs,  # type: ignore[arg-type]
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pytest
 
-import minruntime_sim.sweep as sweep_module
+import minruntime_sim.plots as plots_module
 from minruntime import MinRuntime, Queue, QueueTree
 from minruntime_sim import JobSpec, Workload
 from minruntime_sim.cli import main
@@ -293,20 +293,20 @@ def test_the_cluster_can_be_resized_and_the_trace_cut(hand_trace: Path) -> None:
     ]
 
 
-def test_plot_draws_one_panel_per_policy_of_lost_work_against_reclaim_waiting(
+def test_plot_draws_a_row_per_setting_and_a_panel_per_metric(
     hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Reclaim 0 and 1m, three policies: none runs once, so three panels with 1, 2 and 2
-    points, each labelled with its reclaim min-runtime; the file is a PNG. (Whether the labels
-    are readable is tested in test_sim_plot.py.)"""
+    """Reclaim 0 and 1m, three policies: none runs once, so five rows, each named by what
+    tells it apart; the file is a PNG. (Whether the figure is readable is tested in
+    test_sim_plot.py.)"""
     figures: list[Any] = []
-    real = sweep_module.plot_figure
+    real = plots_module.plot_figure
 
     def keep(summaries: Any, *, title: str) -> Any:
         figures.append(real(summaries, title=title))
         return figures[-1]
 
-    monkeypatch.setattr(sweep_module, "plot_figure", keep)
+    monkeypatch.setattr(plots_module, "plot_figure", keep)
     plot_path = tmp_path / "plot.png"
 
     result = run(
@@ -335,33 +335,176 @@ def test_plot_draws_one_panel_per_policy_of_lost_work_against_reclaim_waiting(
     assert result.out.endswith(f"wrote {plot_path}\n")
     assert plot_path.read_bytes().startswith(b"\x89PNG")
     (figure,) = figures
-    panels = [(axes.get_title(), [t.get_text() for t in axes.texts]) for axes in figure.axes]
-    assert panels == [
-        ("none", ["0s"]),
-        ("min-runtime", ["0s", "1m"]),
-        ("checkpoint-aware", ["0s", "1m"]),
+    assert [label.get_text() for label in figure.axes[0].get_yticklabels()] == [
+        "reclaim 0s, none",
+        "reclaim 0s, min-runtime",
+        "reclaim 0s, checkpoint-aware",
+        "reclaim 1m, min-runtime",
+        "reclaim 1m, checkpoint-aware",
     ]
     assert figure.texts[0].get_text() == (
         "hand, 4 GPUs\ncheckpoints every 50s (free); victim order reference; checkpoint-aware: "
-        "grace 20s, eviction budget off\npoints labelled with the reclaim min-runtime"
+        "grace 20s, eviction budget off\none run per setting; diamond: the mean, bar: its 95% "
+        "bootstrap interval"
     )
 
 
-def test_plot_without_matplotlib_fails_after_writing_the_rest(
+def test_plot_without_matplotlib_fails_before_anything_runs(
     hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The issue: --plot without matplotlib failed after a three-minute run. Now nothing is
+    loaded or run: the trace is never read."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)
+    loaded: list[object] = []
+    monkeypatch.setattr(TraceSource, "load", lambda self: loaded.append(self))
     csv_path = tmp_path / "out.csv"
 
     result = run([str(hand_trace), "--csv", str(csv_path), "--plot", str(tmp_path / "p.png")])
 
-    assert result.status == 1
+    assert (result.status, result.out, loaded) == (2, "", [])
     assert result.err == (
-        "minruntime-sim: error: --plot needs matplotlib, which is not installed: "
-        "pip install matplotlib\n"
+        "minruntime-sim: error: --plot needs matplotlib, which is not installed: install the "
+        "simulator's plot extra, pip install './sim[plot]' from a clone of the repository (or "
+        "pip install matplotlib)\n"
     )
-    assert csv_path.is_file()
+    assert not csv_path.exists()
     assert not (tmp_path / "p.png").exists()
+
+
+@pytest.mark.parametrize(("name", "got"), [("plot.xyz", ".xyz"), ("plot", "none")])
+def test_a_plot_name_without_an_image_suffix_is_refused_before_anything_runs(
+    name: str, got: str, hand_trace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(TraceSource, "load", lambda self: pytest.fail("a trace was loaded"))
+    path = tmp_path / name
+
+    result = run([str(hand_trace), "--plot", str(path)])
+
+    assert (result.status, result.out) == (2, "")
+    assert result.err.startswith(
+        f"minruntime-sim: error: --plot {str(path)!r}: the name must end in an image format's "
+        f"suffix, got {got} (expected .png, .svg, or one of "
+    )
+    assert ".pdf" in result.err
+
+
+def test_plot_takes_replicates(tmp_path: Path) -> None:
+    """The README's command with --plot: replicated runs are plotted, every replicate a dot."""
+    plot_path = tmp_path / "replicated.svg"
+
+    result = run(
+        ["synthetic", "--limit", "60", "--slices", "2", "--seed", "0", "1",
+         "--reclaim-min-runtime", "0", "30m", "--plot", str(plot_path)]
+    )  # fmt: skip
+
+    assert result.status == 0, result.err
+    assert result.out.splitlines()[0] == (
+        "synthetic(seed=0, jobs=60): 60 jobs, 4 replicates (slices 2, seeds 0 1, sizes full)"
+    )
+    assert result.out.endswith(f"wrote {plot_path}\n")
+    assert plot_path.read_text(encoding="utf-8").count("<svg") == 1
+
+
+def test_from_json_reports_a_results_file_without_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replicated run's file, read back: the same table as the run printed; Markdown on
+    request; rewritten, the same bytes."""
+    path = tmp_path / "r.json"
+    ran = run(
+        ["synthetic", "--limit", "40", "--slices", "2", "--reclaim-min-runtime", "0", "1h",
+         "--json", str(path)]
+    )  # fmt: skip
+    assert ran.status == 0, ran.err
+    monkeypatch.setattr(TraceSource, "load", lambda self: pytest.fail("a trace was loaded"))
+
+    again = run(["--from-json", str(path)])
+    markdown = run(["--from-json", str(path), "--format", "markdown"])
+    copy = tmp_path / "copy.json"
+    rewritten = run(["--from-json", str(path), "--json", str(copy)])
+
+    assert again.status == markdown.status == rewritten.status == 0
+    table = ran.out.split("\n\n", 1)[1].removesuffix(f"wrote {path}\n")
+    assert again.out == (
+        f"synthetic(seed=0, jobs=40): 2 replicates (slices 2, seeds 0, sizes full), from {path}"
+        f"\n\n{table}"
+    )
+    assert markdown.out.splitlines()[2:6] == [
+        "Every setting: checkpoints drawn per job; victim order reference. Each figure: the "
+        "mean over 2 replicates [95% bootstrap interval].",
+        "",
+        "| reclaim | lost GPU-h | evictions | reclaim wait GPU-h |",
+        "| :-- | --: | --: | --: |",
+    ]
+    assert copy.read_bytes() == path.read_bytes()
+
+
+def test_from_json_reads_a_file_of_single_runs(hand_trace: Path, tmp_path: Path) -> None:
+    path = tmp_path / "single.json"
+    args = ["--restart-overhead", "0", "--no-checkpoint-costs", str(hand_trace),
+            "--reclaim-min-runtime", "0", "1m", "never"]  # fmt: skip
+    assert run([*args, "--json", str(path)]).status == 0
+
+    result = run(["--from-json", str(path), "--format", "markdown"])
+
+    assert result.status == 0, result.err
+    assert result.out.splitlines() == [
+        f"hand, 4 GPUs, from {path}",
+        "",
+        "| policy | order | reclaim | preempt | checkpoint | evictions | (reclaim/preempt) | "
+        "evicted jobs | lost GPU-h | queueing mean | queueing p95 | reclaim wait GPU-h | "
+        "JCT mean | util |",
+        "| :-- | :-- | :-- | :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
+        "| min-runtime | reference | 0s | 0s | none | 1 | 1/0 | 1 | 0.0 | 17s | 50s | 0.0 | "
+        "1m42s | 79.7% |",
+        "| min-runtime | reference | 1m | 0s | none | 1 | 1/0 | 1 | 0.0 | 32s | 50s | 0.0 | "
+        "2m15s | 75.6% |",
+        "| min-runtime | reference | never | 0s | none | 0 | 0/0 | 0 | 0.0 | 30s | 1m30s | 0.1 | "
+        "1m53s | 83.3% |",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--from-json", "r.json", "synthetic"],
+            "give a trace to run, or --from-json with a results file (not both)",
+        ),
+        ([], "give a trace to run, or --from-json with a results file (not both)"),
+        (
+            ["--from-json", "r.json", "--csv", "x.csv", "--usage", "u.csv"],
+            "--csv and --usage need a run, not --from-json: they are not in a results file",
+        ),
+        (
+            ["--from-json", "missing.json"],
+            "--from-json 'missing.json' cannot be read: [Errno 2] No such file or directory: "
+            "'missing.json'",
+        ),
+    ],
+)
+def test_from_json_usage_errors(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.json").write_text('{"workload": "w", "replicates": [], "settings": []}')
+
+    result = run(args)
+
+    assert (result.status, result.out, result.err) == (2, "", f"minruntime-sim: error: {message}\n")
+
+
+def test_a_file_that_is_not_results_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "trace.json"
+    path.write_text('{"workload": {"name": "x"}, "runs": [{"settings": {}}]}', encoding="utf-8")
+
+    result = run(["--from-json", str(path)])
+
+    assert result.status == 2
+    assert result.err == (
+        f"minruntime-sim: error: {path}: not a results file of minruntime-sim --json (expected "
+        '"runs" or "settings" as a list, with "workload"): no \'reclaim_min_runtime\'\n'
+    )
 
 
 @pytest.mark.parametrize(
@@ -400,7 +543,6 @@ def test_plot_without_matplotlib_fails_after_writing_the_rest(
             "argument --max-evictions: expected a whole number >= 0, got '-1'",
         ),
         (["synthetic", "--eviction-window", "1h"], "--eviction-window needs --max-evictions"),
-        ([], "the following arguments are required: trace"),
     ],
 )
 def test_usage_errors_name_the_argument_and_value(args: list[str], message: str) -> None:

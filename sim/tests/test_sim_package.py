@@ -33,6 +33,7 @@ def test_the_modules_are_the_simulators() -> None:
         "minruntime_sim.metrics",
         "minruntime_sim.model",
         "minruntime_sim.placement",
+        "minruntime_sim.plots",
         "minruntime_sim.quotas",
         "minruntime_sim.scheduler",
         "minruntime_sim.sweep",

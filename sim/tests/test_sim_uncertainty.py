@@ -4,34 +4,89 @@ from __future__ import annotations
 
 import io
 import json
+import math
+import statistics
 from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from minruntime import MinRuntime, Queue, QueueTree
-from minruntime_sim import InvalidSetting, JobSpec, Workload, simulate
+from minruntime_sim import InvalidSetting, JobSpec, Settings, VictimOrder, Workload, simulate
 from minruntime_sim.cli import main
+from minruntime_sim.model import POLICIES
 from minruntime_sim.sweep import TraceSource, settings_grid
 from minruntime_sim.uncertainty import (
+    REPORTED,
     Comparison,
     Interval,
     Replicate,
     compare,
+    read_results,
     replicates,
     run_replicated,
 )
 
+RESULTS = Path(__file__).resolve().parents[1] / "results"
 
-def test_an_interval_is_the_mean_with_students_t() -> None:
-    """Mean 12, sample deviation 2, n = 3: half-width 4.303 x 2 / sqrt(3) = 4.969."""
-    assert Interval.of([10.0, 12.0, 14.0]) == Interval(mean=12.0, low=7.031, high=16.969, n=3)
+
+def test_an_interval_is_the_mean_with_its_bootstrap_percentiles() -> None:
+    """Three values: a resample is all 10s (or all 14s) with probability 1/27 > 2.5%, so the
+    interval is their range. Equal values, or one: the value itself."""
+    assert Interval.of([10.0, 12.0, 14.0]) == Interval(mean=12.0, low=10.0, high=14.0, n=3)
     assert Interval.of([5.0]) == Interval(mean=5.0, low=5.0, high=5.0, n=1)
-    # beyond 30 degrees of freedom, 1.96: 40 values 0/1 alternating, deviation 0.5064
+    assert Interval.of([7.0, 7.0]) == Interval(mean=7.0, low=7.0, high=7.0, n=2)
     wide = Interval.of([0.0, 1.0] * 20)
-    assert (wide.mean, wide.low, wide.high) == (0.5, 0.343, 0.657)
+    assert (wide.mean, wide.low, wide.high) == (0.5, 0.35, 0.65)
+
+
+def test_the_issues_count_interval_no_longer_goes_below_zero() -> None:
+    """The issue's ``32.8 [-71.5, 137.0]`` evictions: ``philly --load 4 --slices 4`` (seed 0,
+    the full 2,816 GPUs), reclaim 0s, where one quarter of four contends. Its values are in the
+    committed results; Student's t gave -71.5 from them, the bootstrap gives 0."""
+    results = read_results((RESULTS / "philly-uncertainty.json").read_text(), origin="u")
+    plain = results.summaries[0]
+    values = [
+        float(metrics.evictions)
+        for rep, metrics in plain.runs
+        if rep.seed == 0 and rep.gpus == 2816
+    ]
+    assert values == [0.0, 131.0, 0.0, 0.0]
+    half = 3.182 * statistics.stdev(values) / math.sqrt(4)  # the old t-interval, for the record
+    assert round(statistics.fmean(values) - half, 1) == -71.5
+
+    assert str(Interval.of(values)) == "32.8 [0.0, 98.2]"
+    assert Interval.of(values) == Interval(mean=32.75, low=0.0, high=98.25, n=4)
+
+
+def test_no_committed_interval_goes_below_zero() -> None:
+    """Every interval of every committed result, recomputed and as written in the file."""
+    checked = 0
+    for path in sorted(RESULTS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        results = read_results(path.read_text(encoding="utf-8"), origin=path.name)
+        for entry, summary in zip(document["settings"], results.summaries, strict=True):
+            for metric, _ in REPORTED:
+                interval = summary.interval(metric)
+                assert attrs.asdict(interval) == entry["intervals"][metric]
+                assert 0 <= min(summary.values(metric)) <= interval.low <= interval.mean
+                assert interval.mean <= interval.high <= max(summary.values(metric))
+                checked += 1
+    assert checked == (11 + 8 + 5 + 5) * 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=20))
+def test_an_interval_stays_within_the_values(counts: list[int]) -> None:
+    """Law: low and high lie between the smallest and the largest value, around the mean; so
+    counts (never negative) never get an interval below zero. Values that differ, whose
+    interval is not a point, are most examples."""
+    interval = Interval.of([float(count) for count in counts])
+    event("values differ" if len(set(counts)) > 1 else "values equal")
+    assert min(counts) <= interval.low <= interval.mean <= interval.high <= max(counts)
+    assert interval == Interval.of([float(count) for count in reversed(counts)])
 
 
 def test_an_interval_of_nothing_is_refused() -> None:
@@ -160,8 +215,8 @@ def test_per_run_files_need_a_single_replicate(tmp_path: Path) -> None:
     )
     assert (status, out.getvalue()) == (2, "")
     assert err.getvalue() == (
-        "minruntime-sim: error: --csv apply to a single replicate (give one --gpus, one --seed "
-        "and no --slices), or use --json\n"
+        "minruntime-sim: error: --csv applies to a single replicate (give one --gpus, one "
+        "--seed and no --slices); --json and --plot take replicates\n"
     )
 
 
@@ -180,3 +235,45 @@ def test_a_verdict_says_whether_a_conclusion_held_in_every_replicate(
 ) -> None:
     comparison = Comparison(metric="evictions", lower=lower, higher=higher, equal=equal)
     assert (comparison.holds, comparison.one_way, str(comparison)) == (holds, one_way, text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    policy=st.sampled_from(POLICIES),
+    order=st.sampled_from(list(VictimOrder)),
+    reclaim=st.sampled_from(["0s", "10m", "1h30m", "never"]),
+    preempt=st.sampled_from(["0s", "5m"]),
+    interval=st.one_of(st.none(), st.integers(1, 10**6)),
+    costs=st.booleans(),
+    budget=st.one_of(st.none(), st.integers(0, 5)),
+    window=st.sampled_from(["never", "1d"]),
+    seed=st.integers(0, 100),
+    save=st.one_of(st.none(), st.integers(0, 600)),
+)
+def test_settings_read_back_as_written(
+    policy: str,
+    order: VictimOrder,
+    reclaim: str,
+    preempt: str,
+    interval: int | None,
+    costs: bool,
+    budget: int | None,
+    window: str,
+    seed: int,
+    save: int | None,
+) -> None:
+    """Law: the settings of a results file read back equal to those that ran (through JSON)."""
+    written = Settings(
+        policy=policy,
+        victim_order=order,
+        reclaim_min_runtime=reclaim,
+        preempt_min_runtime=preempt,
+        checkpoint_interval=interval,
+        checkpoint_costs=costs,
+        max_evictions=budget,
+        eviction_window=window,
+        seed=seed,
+        save_on_preempt=save,
+    )
+    event(f"policy {policy}")
+    assert Settings.from_dict(json.loads(json.dumps(written.to_dict()))) == written

@@ -35,8 +35,10 @@ from minruntime.errors import (
     InvalidPreemptibility,
     InvalidQueueTree,
     InvalidScenario,
+    InvalidSnapshot,
     InvalidTimestamp,
     MinRuntimeError,
+    UnknownJob,
     UnknownQueue,
 )
 from minruntime.jobs import (
@@ -82,6 +84,7 @@ __all__ = [
     "InvalidPreemptibility",
     "InvalidQueueTree",
     "InvalidScenario",
+    "InvalidSnapshot",
     "InvalidTimestamp",
     "Job",
     "JobInputs",
@@ -109,6 +112,7 @@ __all__ = [
     "Task",
     "TaskLike",
     "TaskStatus",
+    "UnknownJob",
     "UnknownQueue",
     "determine_preemptibility",
     "format_start_time",

@@ -2,185 +2,236 @@
 
 A scheduling cycle asks about the same running jobs for every pending preemptor. The index
 groups the jobs by victim queue (queues in tree pre-order, so that a subtree is a run of
-consecutive groups) and, in each group, orders them by the key of the min-runtime rule: jobs
-whose protection cannot depend on time (elastic, semi-preemptible, never started) first, then by
-start time, oldest first. Jobs that no preemptor could take (their queue is unknown, or a
-fundamental that depends on them alone fails) are left out once.
+consecutive groups; queues not in the tree last) and, in each group, orders them by the key of
+the min-runtime rule: jobs whose protection cannot depend on time (elastic, semi-preemptible,
+never started) first, then by start time, oldest first. Jobs that a fundamental depending on
+them alone refuses (their ``barrier``, a fact of :mod:`minruntime._facts`) are left out once.
 
-For one preemptor, the min-runtime rule is then evaluated once per *walk start* (the queue a
-resolution starts from is shared by every victim queue below it), as the threshold of
-:func:`~minruntime._protection.free_before`; each group is split by one binary search, and the
-answer is built from slices. Where the threshold cannot decide (a section 16 protection is on
-for the group, a preempt, an unknown preemptor queue), the group goes through the batch rule of
-:mod:`minruntime._eligibility`, so nothing is decided twice in two ways.
+For one preemptor the answer is built from the rules of :mod:`minruntime._eligibility`, the
+same functions as the batch form's: the preemptor's own rule (:func:`preemptor_refusal`), the
+fundamentals of the two queues (:func:`queue_refusal`), then the :class:`Group` of each victim
+queue (its min-runtime, its section 16 settings, its threshold). Only the min-runtime of a group
+is found faster: every victim queue below one *walk start* (the queue a resolution starts from)
+shares it, so it is asked once per walk start. A group split by its threshold costs one binary
+search; a group the threshold cannot decide (a section 16 protection on, or a preempt, whose
+priorities differ by victim) goes through :func:`judge`, so nothing is decided twice in two ways.
+The answer lists the victims in the order of the running jobs given.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
-from datetime import datetime
-from typing import TYPE_CHECKING, Final, Generic, TypeVar
+from collections.abc import Iterable, Sequence
+from itertools import compress
+from typing import Final, Generic, NamedTuple, TypeVar
 
-from minruntime._delay import is_held
-from minruntime._facts import ELASTIC, SEMI
-from minruntime._protection import free_before_time
-from minruntime._resolution import START_QUEUE, Setting, below_shared, lca_step
-from minruntime._time import EARLIEST
-from minruntime.decisions import Action
+from minruntime._eligibility import (
+    ALLOWED,
+    Group,
+    Groups,
+    judge,
+    preemptor_refusal,
+    queue_refusal,
+)
+from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
+from minruntime._protection import FOREVER_NS, NO_SETTINGS
+from minruntime._resolution import START_QUEUE, Resolver, below_shared, lca_step
+from minruntime.decisions import Action, ProtectionKind, Reason
 from minruntime.jobs import JobLike
+from minruntime.queues import QueueTree
 
-if TYPE_CHECKING:
-    from minruntime.session import Session
-
-__all__ = ["VictimIndex"]
+__all__ = ["Answer", "VictimIndex"]
 
 J = TypeVar("J", bound=JobLike)
 
-_ALWAYS: Final = EARLIEST
+_ALWAYS: Final = -FOREVER_NS
 """The key of a job whose protection cannot depend on time: before every start time."""
 
 
-class _Group(Generic[J]):
-    """The running jobs of one victim queue, in key order."""
+class _Queue:
+    """The running jobs of one victim queue: their input indices, rows and keys in input order,
+    and their keys sorted (for one binary search)."""
 
-    __slots__ = ("jobs", "keys", "path", "protections", "queue")
+    __slots__ = ("indices", "keys", "path", "queue", "rows", "sorted_keys")
 
     def __init__(
-        self, queue: str, path: tuple[str, ...], members: list[tuple[datetime, int, J]]
+        self, queue: str, path: tuple[str, ...], members: list[tuple[int, int, int]]
     ) -> None:
-        members.sort(key=lambda item: item[:2])
         self.queue = queue
         self.path = path
         self.keys = [key for key, _, _ in members]
-        self.jobs = [job for _, _, job in members]
-        self.protections = False
+        self.indices = [index for _, index, _ in members]
+        self.rows = [row for _, _, row in members]
+        self.sorted_keys = sorted(self.keys)
+
+
+class Answer(NamedTuple):
+    """The input indices of the eligible running jobs (in input order), and what judging the
+    groups the threshold could not decide counted (see :class:`~minruntime._eligibility.
+    Judgement`)."""
+
+    indices: list[int]
+    decisions: list[Reason]
+    lookups: int
+    misses: int
+    protections: dict[ProtectionKind, int]
 
 
 class VictimIndex(Generic[J]):
     """A session's running jobs, indexed for many preemptors (behind
-    :class:`~minruntime.Cycle`)."""
+    :class:`~minruntime.Cycle`).
 
-    __slots__ = ("_all", "_groups", "_order", "_position", "_session", "_starts")
+    Args:
+        jobs: the running jobs, in the caller's order.
+        rows: their rows of ``table``.
+        table: their facts.
+        tree: the queue tree.
+        resolver: the session's resolver.
+    """
 
-    def __init__(self, session: Session, running: Iterable[J]) -> None:
-        self._session = session
-        jobs = list(running)
-        table = session._table
-        rows = table.rows(jobs)
-        tree = session.tree
-        self._all = jobs
+    __slots__ = (
+        "_order",
+        "_position",
+        "_queues",
+        "_resolver",
+        "_starts",
+        "_table",
+        "_tree",
+        "jobs",
+    )
+
+    def __init__(
+        self,
+        jobs: list[J],
+        rows: Sequence[int],
+        table: FactsTable,
+        tree: QueueTree,
+        resolver: Resolver,
+    ) -> None:
+        self.jobs = jobs
+        self._table = table
+        self._tree = tree
+        self._resolver = resolver
         queues, barriers, starts, all_flags = (
             table.queues,
             table.barriers,
             table.starts,
             table.flags,
         )
-        by_queue: dict[str, list[tuple[datetime, int, J]]] = {}
-        for index, (job, row) in enumerate(zip(jobs, rows, strict=True)):
-            queue = queues[row]
-            if barriers[row] is not None or queue not in tree:
-                continue  # no preemptor could take it: the same answer for every preemptor
+        by_queue: dict[str, list[tuple[int, int, int]]] = {}
+        for index, row in enumerate(rows):
+            if barriers[row] is not None:
+                continue  # refused whatever the preemptor: the same answer for every preemptor
             start = starts[row]
             key = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
-            by_queue.setdefault(queue, []).append((key, index, job))
+            by_queue.setdefault(queues[row], []).append((key, index, row))
         position = tree.preorder()
-        groups = [_Group(queue, tree.path(queue), members) for queue, members in by_queue.items()]
-        groups.sort(key=lambda group: position[group.queue][0])
-        resolver = session._resolver
-        if resolver.has_protections:
-            for group in groups:
-                budget, _ = resolver.walk(Setting.MAX_EVICTIONS, group.queue)
-                cap, _ = resolver.walk(Setting.MAX_JOB_MIN_RUNTIME, group.queue)
-                group.protections = budget is not None or bool(cap)
-        self._groups = groups
-        self._starts = [position[group.queue][0] for group in groups]
+        last = (len(position), len(position))
+        groups = [
+            _Queue(queue, tree.path(queue) if queue in position else (), members)
+            for queue, members in by_queue.items()
+        ]
+        groups.sort(key=lambda group: position.get(group.queue, last)[0])
+        self._queues = groups
+        self._order = {group.queue: number for number, group in enumerate(groups)}
+        self._starts = [position.get(group.queue, last)[0] for group in groups]
         self._position = position
-        self._order = {queue: i for i, queue in enumerate(group.queue for group in groups)}
 
     def __len__(self) -> int:
         """How many running jobs the cycle holds."""
-        return len(self._all)
+        return len(self.jobs)
 
     def _span(self, queue: str) -> tuple[int, int]:
-        """The groups of ``queue``'s subtree: a range of indices into ``_groups``."""
+        """The groups of ``queue``'s subtree: a range of indices into ``_queues``."""
         first, last = self._position[queue]
         return bisect_left(self._starts, first), bisect_left(self._starts, last)
 
-    def eligible_victims(self, act: Action, preemptor: JobLike) -> list[J]:
-        """The running jobs ``preemptor`` may take, in the index's order."""
-        session = self._session
-        pre = session._fact(preemptor)
-        tree = session.tree
-        if is_held(pre.held_until_ns(), session._now_ns):
-            return []  # a preemptor within its preemption delay takes no victim
-        if act is Action.PREEMPT:
-            index = self._order.get(pre.queue)
-            if index is None:
-                return []
-            return session.eligible_victims(act, preemptor, self._groups[index].jobs)
-        if pre.queue not in tree:  # every victim gets the node-pool default: the batch rule
-            return session.eligible_victims(
-                act, preemptor, [job for group in self._groups for job in group.jobs]
-            )
-        answer: list[J] = []
-        groups = self._groups
-        resolver = session._resolver
-        now_ns = session._now_ns
-        # the LCA rule's start depends on the depth shared with the preemptor, kept incrementally
-        # below; any other registered rule is asked once per group
-        lca = START_QUEUE[session.config.reclaim_resolve_method] is lca_step
-        grace_on = resolver.has_protections
-        # Walk the groups in tree order. A group's walk start is its queue's ancestor at the
-        # depth just below the lowest common ancestor with the preemptor's queue (LCA method), or
-        # its own queue (queue method); every group below one start shares the threshold. The
-        # depth shared with the preemptor's path changes only where one of its ancestors'
-        # subtrees begins or ends.
+    def eligible(self, act: Action, pre: JobFacts, groups: Groups, now_ns: int) -> Answer:
+        """The running jobs ``pre`` may take, as input indices in input order."""
+        if preemptor_refusal(pre, now_ns) is not None:
+            return Answer([], [], 0, 0, {})  # a preemptor within its delay takes no victim
+        tree, resolver, table = self._tree, self._resolver, self._table
+        known, pre_queue = tree.names(), pre.queue
+        protections_on = resolver.has_protections
+        answer: list[int] = []
+        judged: list[Reason] = []
+        lookups = misses = 0
+        protections: dict[ProtectionKind, int] = {}
+        # A reclaim from a queue in the tree: every victim queue below one walk start shares
+        # the min-runtime, asked once per walk start. By the LCA rule the start is the victim
+        # queue's ancestor just below the lowest common ancestor with the preemptor's queue, and
+        # the depth shared with the preemptor's path changes only where one of its ancestors'
+        # subtrees begins or ends (kept as the walk goes); any other registered rule is asked
+        # per group. Otherwise (a preempt, an unknown preemptor queue) each victim queue's group
+        # is asked of the session's groups.
+        walk = act is Action.RECLAIM and pre_queue in known
+        lca = START_QUEUE[resolver.config.reclaim_resolve_method] is lca_step
         marks: dict[int, int] = {}
-        if lca:
-            for ancestor in tree.path(pre.queue):
+        if walk and lca:
+            for ancestor in tree.path(pre_queue):
                 first, last = self._span(ancestor)
                 marks[first] = marks.get(first, 0) + 1
                 marks[last] = marks.get(last, 0) - 1
+        candidates: Iterable[tuple[int, _Queue]] = enumerate(self._queues)
+        if act is Action.PREEMPT:  # queue_refusal refuses every queue but the preemptor's
+            own = self._order.get(pre_queue)
+            candidates = () if own is None else [(own, self._queues[own])]
         shared = 0
-        cached_start: str | None = None
-        threshold = _ALWAYS
-        never = False
-        by_rule = False
-        for index, group in enumerate(groups):
-            step = marks.get(index)
+        walked_from: str | None = None
+        min_runtime = None
+        walked = None
+        for number, members in candidates:
+            step = marks.get(number)
             if step:
                 shared += step
-            queue = group.queue
-            if queue == pre.queue:
-                continue  # reclaim takes from other queues only
-            if lca:  # the LCA rule with the shared depth kept as the walk goes
-                start = below_shared(group.path, shared)
-            else:
-                start = resolver.start_queue(act, pre.queue, queue)
-            if start != cached_start:
-                cached_start = start
-                mr = resolver.from_start(act, start)
-                free = free_before_time(mr, now_ns)
-                never = free is None
-                threshold = _ALWAYS if free is None else free
-                by_rule = grace_on and bool(
-                    resolver.walk(Setting.RECLAIM_CHECKPOINT_GRACE, start)[0]
+            queue = members.queue
+            if queue_refusal(act, pre_queue, queue, known) is not None:
+                continue
+            group: Group
+            if walk:
+                start = (
+                    below_shared(members.path, shared)
+                    if lca
+                    else resolver.start_queue(act, pre_queue, queue)
                 )
-            if never:
+                if start != walked_from:
+                    walked_from = start
+                    min_runtime = resolver.from_start(act, start)
+                    walked = groups.of(min_runtime, NO_SETTINGS)
+                assert min_runtime is not None
+                assert walked is not None
+                group = (
+                    groups.of(min_runtime, groups.settings(act, pre_queue, queue))
+                    if protections_on
+                    else walked
+                )
+            else:
+                before = resolver.misses
+                group = groups.get(act, pre_queue, queue)
+                lookups += 1
+                misses += resolver.misses - before
+            if group.never:
                 continue
-            if by_rule or group.protections:
-                answer += session.eligible_victims(act, preemptor, group.jobs)
+            if group.by_victim or act is Action.PREEMPT:
+                found = judge(act, pre, table, members.rows, groups, known, now_ns)
+                judged += found.reasons
+                lookups += found.lookups
+                misses += found.misses
+                for kind, count in found.protections.items():
+                    protections[kind] = protections.get(kind, 0) + count
+                answer += [
+                    index
+                    for index, reason in zip(members.indices, found.reasons, strict=True)
+                    if reason in ALLOWED
+                ]
                 continue
-            keys = group.keys
-            count = bisect_right(keys, threshold)
-            if count == len(keys):
-                answer += group.jobs
+            # the protection rule, evaluated once for the group: free iff key <= threshold; one
+            # binary search says whether all, none or some are free
+            threshold = group.threshold
+            count = bisect_right(members.sorted_keys, threshold)
+            if count == len(members.keys):
+                answer += members.indices
             elif count:
-                answer += group.jobs[:count]
-        return answer
-
-    @property
-    def jobs(self) -> list[J]:
-        """The running jobs, as given."""
-        return self._all
+                answer += compress(members.indices, map(threshold.__ge__, members.keys))
+        answer.sort()  # runs in input order, one per group: merged back into the input order
+        return Answer(answer, judged, lookups, misses, protections)

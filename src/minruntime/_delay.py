@@ -19,12 +19,25 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from minruntime._protection import FOREVER_NS
 from minruntime.durations import MinRuntime
 
-__all__ = ["held_until_ns", "is_held"]
+__all__ = ["held_until_ns", "is_held", "last_eviction_ns"]
+
+
+def last_eviction_ns(last_eviction: int | None, evictions: Sequence[int] | None) -> int | None:
+    """A job's last eviction, the delay's second anchor: the latest of its eviction times
+    (sorted, oldest first) and a lone last-eviction time, or ``None`` when neither is known.
+
+    >>> last_eviction_ns(5, (1, 9)), last_eviction_ns(None, None), last_eviction_ns(5, ())
+    (9, None, 5)
+    """
+    latest = evictions[-1] if evictions else None
+    if last_eviction is None or (latest is not None and latest > last_eviction):
+        return latest
+    return last_eviction
 
 
 def held_until_ns(delay: MinRuntime | None, anchors: Iterable[int | None]) -> int | None:

@@ -1,40 +1,59 @@
 """Eligibility (docs/spec/filters.md): may this victim, or part of it, be evicted at all.
 
 First the preemptor: one within its preemption delay
-(docs/spec/preemption-delay.md, :mod:`minruntime._delay`) takes no victim (``PREEMPTOR_DELAYED``).
-Then the fundamentals, in order, the first that fails names the reason: not the preemptor itself
-(``SAME_JOB``); a queue in the tree (``UNKNOWN_VICTIM_QUEUE``); for preempt the preemptor's queue
-(``DIFFERENT_QUEUE``) and strictly lower priority (``NOT_LOWER_PRIORITY``), for reclaim another
-queue (``SAME_QUEUE``); then what depends on the victim alone (its ``barrier``: non-preemptible,
-no active task, semi-preemptible with nothing above its core). Then the protection rule of
-:mod:`minruntime._protection`: ``NEVER`` for a never MR; ``DEFERRED`` for a semi-preemptible
-victim, and for an elastic one that is protected (only tasks above its minimum may go, which
-validation checks); ``PROTECTED``, ``EVICTION_BUDGET`` or ``CHECKPOINT_GRACE`` for any other
-protected victim; else ``ELIGIBLE``.
+(docs/spec/preemption-delay.md, :mod:`minruntime._delay`) takes no victim
+(``PREEMPTOR_DELAYED``, :func:`preemptor_refusal`). Then the fundamentals, in order, the first that
+fails names the reason: not the preemptor itself (``SAME_JOB``); then what depends on the two queues
+alone (:func:`queue_refusal`): a queue in the tree (``UNKNOWN_VICTIM_QUEUE``), for preempt the
+preemptor's queue (``DIFFERENT_QUEUE``), for reclaim another queue (``SAME_QUEUE``); for preempt
+strictly lower priority (``NOT_LOWER_PRIORITY``); then what depends on the victim alone (its
+``barrier``: non-preemptible, no active task, semi-preemptible with nothing above its core). Then
+the protection rule of :mod:`minruntime._protection`: ``NEVER`` for a never MR; ``DEFERRED`` for a
+semi-preemptible victim, and for an elastic one that is protected (only tasks above its minimum may
+go, which validation checks); ``PROTECTED``, ``EVICTION_BUDGET`` or ``CHECKPOINT_GRACE`` for any
+other protected victim; else ``ELIGIBLE``. The reasons that let a victim go are
+:data:`~minruntime.decisions.ALLOWED`.
 
-Victims in one queue share their min-runtime and settings for a given preemptor: :class:`Groups`
-resolves them, and the protection rule's threshold, once per victim queue. Where a section 16
-protection is on for a queue, its victims are judged one by one by the full rule.
+Victims in one queue share their min-runtime and settings for a given preemptor: a
+:class:`Group` holds them and the protection rule's threshold, evaluated once per victim queue.
+Where a section 16 protection is on for a queue, its victims are judged one by one by the full
+rule (:func:`protection_of`).
+
+The engine receives what it needs (the facts, a resolver, ``now`` in nanoseconds) and returns
+its answers with what it counted (:class:`Judgement`); it never calls back into the facade.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable
-from datetime import datetime
-from typing import Final
+from collections.abc import Iterable
+from typing import Final, NamedTuple, Protocol
 
 from minruntime._delay import is_held
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
-from minruntime._protection import Settings, free_before_time, is_protected_ns, protection
-from minruntime._time import EARLIEST
-from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
+from minruntime._protection import (
+    FOREVER_NS,
+    NO_INPUTS,
+    NO_SETTINGS,
+    Protection,
+    Settings,
+    free_before,
+    protection,
+)
+from minruntime.decisions import ALLOWED, Action, ProtectionKind, Reason, Resolution
 from minruntime.durations import MinRuntime
 
-__all__ = ["ALLOWED", "Group", "Groups", "judge", "min_runtime_filter"]
-
-ALLOWED: Final = frozenset({Reason.ELIGIBLE, Reason.DEFERRED})
-"""The reasons that let a victim (or part of it) be evicted."""
+__all__ = [
+    "ALLOWED",
+    "Group",
+    "Groups",
+    "Judgement",
+    "Resolves",
+    "judge",
+    "min_runtime_filter",
+    "preemptor_refusal",
+    "protection_of",
+    "queue_refusal",
+]
 
 REASON_OF: Final = {
     ProtectionKind.NEVER: Reason.NEVER,
@@ -46,11 +65,60 @@ REASON_OF: Final = {
 """The reason of a victim that is not elastic or semi-preemptible, by what protects it."""
 
 
+class Resolves(Protocol):
+    """What the rule asks of a resolver (:class:`~minruntime._resolution.Resolver`)."""
+
+    misses: int
+
+    @property
+    def has_protections(self) -> bool:
+        """Whether any section 16 setting is set anywhere (else the settings are all off)."""
+
+    def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
+        """The MR of ``action`` for a victim in ``victim_queue``."""
+
+    def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
+        """The section 16 settings for a victim in ``victim_queue``."""
+
+
+def preemptor_refusal(preemptor: JobFacts, now_ns: int) -> Reason | None:
+    """The preemptor's own rule: ``PREEMPTOR_DELAYED`` while it is within its preemption delay
+    (:mod:`minruntime._delay`), else ``None``."""
+    return Reason.PREEMPTOR_DELAYED if is_held(preemptor.held_until_ns(), now_ns) else None
+
+
+def queue_refusal(
+    action: Action, preemptor_queue: str, victim_queue: str, known: object
+) -> Reason | None:
+    """The fundamentals that depend on the two queues alone, in order, or ``None``.
+
+    A victim queue not in the tree (``known``, where ``in`` says whether a queue is known);
+    for preempt, another queue than the preemptor's; for reclaim, the preemptor's queue.
+
+    >>> queue_refusal(Action.RECLAIM, "a", "a", {"a"}), queue_refusal(Action.PREEMPT, "a", "a", {"a"})
+    (<Reason.SAME_QUEUE: 'same-queue'>, None)
+    """
+    if victim_queue not in known:  # type: ignore[operator]
+        return Reason.UNKNOWN_VICTIM_QUEUE
+    if action is Action.PREEMPT:
+        return None if victim_queue == preemptor_queue else Reason.DIFFERENT_QUEUE
+    return Reason.SAME_QUEUE if victim_queue == preemptor_queue else None
+
+
+def protection_of(
+    victim: JobFacts, min_runtime: MinRuntime, settings: Settings, now_ns: int
+) -> Protection:
+    """The protection rule for one victim: its start and, where ``settings`` turn a section 16
+    protection on, its inputs (read only then)."""
+    inputs = NO_INPUTS if settings is NO_SETTINGS else victim.inputs()
+    return protection(min_runtime, victim.start_ns, inputs, settings, now_ns)
+
+
 class Group:
     """What one victim queue shares for one (action, preemptor queue): its min-runtime, the
     section 16 settings, and the rule evaluated once: ``threshold`` (the latest start that is
-    free, see :func:`~minruntime._protection.free_before`), ``None`` for never, or ``by_victim``
-    when a section 16 protection is on and each victim needs the whole rule."""
+    free, see :func:`~minruntime._protection.free_before`), ``never``, or ``by_victim`` when a
+    section 16 protection is on and each victim needs the whole rule."""
 
     __slots__ = ("by_victim", "min_runtime", "never", "settings", "threshold")
 
@@ -59,64 +127,67 @@ class Group:
         self.settings = settings
         self.never = min_runtime.is_never
         self.by_victim = not self.never and not settings.off
-        threshold = free_before_time(min_runtime, now_ns)
-        self.threshold: datetime = EARLIEST if threshold is None else threshold
+        threshold = free_before(min_runtime, now_ns)
+        self.threshold: int = -FOREVER_NS if threshold is None else threshold
 
 
 class Groups:
-    """The :class:`Group` of each victim queue for one (action, preemptor queue), filled on use.
+    """The :class:`Group` of each (action, preemptor queue, victim queue), kept for a session's
+    life: one per distinct (min-runtime, settings), which every victim queue that resolves to
+    them shares. Filled on use; each entry is built whole and then published, so that threads
+    may share it."""
 
-    ``resolve`` and ``settings`` are the session's (so that its statistics count one lookup per
-    victim queue a call reaches); ``shared`` keeps the groups for the session's life, so that a
-    later call for the same preemptor queue builds none of them again; ``made`` keeps one group
-    per (min-runtime, settings), which every victim queue that resolves to them shares.
-    """
+    __slots__ = ("_made", "_now_ns", "_shared", "resolver")
 
-    __slots__ = (
-        "_action",
-        "_made",
-        "_now_ns",
-        "_pre_queue",
-        "_resolve",
-        "_settings",
-        "_shared",
-        "known",
-    )
-
-    def __init__(
-        self,
-        resolve: Callable[[Action, str, str], Resolution],
-        settings: Callable[[Action, str, str], Settings],
-        action: Action,
-        preemptor_queue: str,
-        now_ns: int,
-        shared: dict[str, Group] | None = None,
-        made: dict[tuple[MinRuntime, Settings], Group] | None = None,
-    ) -> None:
-        self._resolve = resolve
-        self._settings = settings
-        self._action = action
-        self._pre_queue = preemptor_queue
+    def __init__(self, resolver: Resolves, now_ns: int) -> None:
+        self.resolver = resolver
         self._now_ns = now_ns
-        self._shared: dict[str, Group] = {} if shared is None else shared
-        self._made: dict[tuple[MinRuntime, Settings], Group] = {} if made is None else made
-        self.known: dict[str, Group] = {}
-        """The groups this call has reached, by victim queue."""
+        self._shared: dict[tuple[Action, str, str], Group] = {}
+        self._made: dict[tuple[MinRuntime, Settings], Group] = {}
 
-    def __getitem__(self, queue: str) -> Group:
-        group = self.known.get(queue)
+    def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
+        """The section 16 settings of a victim queue (:data:`NO_SETTINGS` when nothing in the
+        tree or the configuration turns one on)."""
+        resolver = self.resolver
+        if not resolver.has_protections:
+            return NO_SETTINGS
+        return resolver.settings(action, preemptor_queue, victim_queue)
+
+    def of(self, min_runtime: MinRuntime, settings: Settings) -> Group:
+        """The one group of a (min-runtime, settings)."""
+        key = (min_runtime, settings)
+        group = self._made.get(key)
         if group is None:
-            action, pre_queue = self._action, self._pre_queue
-            mr = self._resolve(action, pre_queue, queue).min_runtime
-            group = self._shared.get(queue)
-            if group is None:
-                key = (mr, self._settings(action, pre_queue, queue))
-                group = self._made.get(key)
-                if group is None:
-                    group = self._made[key] = Group(*key, self._now_ns)
-                self._shared[queue] = group
-            self.known[queue] = group
+            group = self._made.setdefault(key, Group(min_runtime, settings, self._now_ns))
         return group
+
+    def get(self, action: Action, preemptor_queue: str, victim_queue: str) -> Group:
+        """The group of a victim queue; one resolution is asked of the resolver each time."""
+        pre_queue = "" if action is Action.PREEMPT else preemptor_queue
+        mr = self.resolver.resolve(action, preemptor_queue, victim_queue).min_runtime
+        key = (action, pre_queue, victim_queue)
+        group = self._shared.get(key)
+        if group is None:
+            group = self.of(mr, self.settings(action, preemptor_queue, victim_queue))
+            self._shared[key] = group
+        return group
+
+
+class Judgement(NamedTuple):
+    """The reason of each victim, in input order, and what judging them counted."""
+
+    reasons: list[Reason]
+    """One reason per victim."""
+    lookups: int
+    """Resolutions asked (one per victim queue the rule reached)."""
+    misses: int
+    """Of those, how many the resolver computed rather than remembered."""
+    protections: dict[ProtectionKind, int]
+    """Decisions a section 16 protection made, by kind (a job's own request, a budget, a
+    grace), elastic victims they held to their minimum included."""
+
+
+_UNSEEN: Final = object()
 
 
 def judge(
@@ -127,10 +198,9 @@ def judge(
     groups: Groups,
     known_queues: object,
     now_ns: int,
-    influence: Counter[ProtectionKind] | None = None,
     *,
     ignore_delay: bool = False,
-) -> list[Reason]:
+) -> Judgement:
     """The reason of each victim's decision, in input order: the one rule of eligibility.
 
     Args:
@@ -138,20 +208,21 @@ def judge(
         preemptor: the preemptor's facts.
         table: the victims' facts.
         rows: the victims' rows of ``table``.
-        groups: the groups of ``action`` and the preemptor's queue.
+        groups: the session's groups (and its resolver).
         known_queues: the queue tree (``in`` says whether a queue is known).
         now_ns: the instant, in nanoseconds.
-        influence: counts the decisions a section 16 protection made, by kind (a job's own
-            request, a budget, a grace), elastic victims they held to their minimum included.
         ignore_delay: judge as if the preemptor were not within its preemption delay (for the
             retry timer, which needs both).
     """
-    if is_held(preemptor.held_until_ns(), now_ns) and not ignore_delay:
-        return [Reason.PREEMPTOR_DELAYED for _ in rows]
+    if not ignore_delay and (held := preemptor_refusal(preemptor, now_ns)) is not None:
+        return Judgement([held for _ in rows], 0, 0, {})
     reasons: list[Reason] = []
     append = reasons.append
-    made = groups.known.get
-    make = groups.__getitem__
+    refusals: dict[str, Reason | None] = {}
+    reached: dict[str, Group] = {}
+    protections: dict[ProtectionKind, int] = {}
+    resolver = groups.resolver
+    lookups = misses = 0
     pre_id = preemptor.id
     pre_queue = preemptor.queue
     pre_priority = preemptor.priority
@@ -161,50 +232,58 @@ def judge(
     eligible, deferred, protected = Reason.ELIGIBLE, Reason.DEFERRED, Reason.PROTECTED
     for row in rows:
         queue = queues[row]
+        refusal = refusals.get(queue, _UNSEEN)
+        if refusal is _UNSEEN:
+            refusal = refusals[queue] = queue_refusal(action, pre_queue, queue, known_queues)
         if ids[row] == pre_id:
             append(Reason.SAME_JOB)
-        elif queue not in known_queues:  # type: ignore[operator]
-            append(Reason.UNKNOWN_VICTIM_QUEUE)
-        elif preempt and queue != pre_queue:
-            append(Reason.DIFFERENT_QUEUE)
+        elif refusal is not None:
+            append(refusal)  # type: ignore[arg-type]
         elif preempt and priorities[row] >= pre_priority:
             append(Reason.NOT_LOWER_PRIORITY)
-        elif not preempt and queue == pre_queue:
-            append(Reason.SAME_QUEUE)
         elif (barrier := barriers[row]) is not None:
             append(barrier)
         else:
-            group = made(queue) or make(queue)
+            group = reached.get(queue)
+            if group is None:
+                before = resolver.misses
+                group = reached[queue] = groups.get(action, pre_queue, queue)
+                lookups += 1
+                misses += resolver.misses - before
             flags = all_flags[row]
             if group.never:
                 append(Reason.NEVER)
             elif flags & SEMI:  # its core is kept whatever protects it
                 append(deferred)
             elif group.by_victim:
-                victim = table.view(row)
-                kind = protection(
-                    group.min_runtime, victim.start_ns, victim.inputs(), group.settings, now_ns
+                kind = protection_of(
+                    table.view(row), group.min_runtime, group.settings, now_ns
                 ).kind
                 if kind is None:
                     append(eligible)
                 else:
-                    if influence is not None and kind is not ProtectionKind.MIN_RUNTIME:
-                        influence[kind] += 1
+                    if kind is not ProtectionKind.MIN_RUNTIME:
+                        protections[kind] = protections.get(kind, 0) + 1
                     append(deferred if flags & ELASTIC else REASON_OF[kind])
             # the protection rule, evaluated once for the group: free iff start <= threshold
             elif (start := starts[row]) is not None and start > group.threshold:
                 append(deferred if flags & ELASTIC else protected)
             else:
                 append(eligible)
-    return reasons
+    return Judgement(reasons, lookups, misses, protections)
 
 
-def min_runtime_filter(victim: JobFacts, min_runtime: MinRuntime, now_ns: int) -> bool:
-    """The reference plugin's hook: may the victim be considered, as far as min-runtime goes?
+def min_runtime_filter(
+    victim: JobFacts, min_runtime: MinRuntime, settings: Settings, now_ns: int
+) -> bool:
+    """The reference plugin's hook: may the victim be considered, as far as its protection goes?
 
     False for a never MR (elastic or not); true for elastic and semi-preemptible victims (left
-    to the scenario validator); otherwise true iff not protected.
+    to the scenario validator); otherwise true iff nothing protects it: the one protection rule
+    (:func:`protection_of`), with every protection of docs/spec/beyond-min-runtime.md that
+    ``settings`` turn on (a job's own request, the eviction budget, the checkpoint grace), as
+    :func:`judge` uses it.
     """
     if min_runtime.is_never:
         return False
-    return victim.flexible or not is_protected_ns(min_runtime, victim.start_ns, now_ns)
+    return victim.flexible or protection_of(victim, min_runtime, settings, now_ns).kind is None

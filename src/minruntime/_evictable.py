@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from minruntime._facts import JobFacts
-from minruntime.decisions import Reason
+from minruntime.decisions import ALLOWED, Reason
 from minruntime.jobs import TaskLike
 
 __all__ = ["TaskOrder", "evictable_tasks", "sacrifice_order"]
@@ -52,7 +52,7 @@ def evictable_tasks(
     reason: Reason, victim: JobFacts, order: TaskOrder | None = None
 ) -> tuple[TaskLike, ...]:
     """The tasks that may be evicted given the victim's decision, in sacrifice order."""
-    if reason is not Reason.ELIGIBLE and reason is not Reason.DEFERRED:
+    if reason not in ALLOWED:
         return ()
     if reason is Reason.ELIGIBLE and not victim.has_surplus:
         # every active task is in its core: the whole order is part 3

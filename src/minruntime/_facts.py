@@ -4,23 +4,24 @@ What every decision needs to know about a victim and that does not depend on the
 on ``now``: its effective preemptibility (explicit, else the legacy priority rule of
 :func:`~minruntime.preemptibility.legacy_preemptibility`), its active tasks, whether it is
 elastic (docs/spec/jobs.md and docs/spec/sub-group-trees.md) and whether anything of it could go at
-all, its start time, and its section 16 inputs. A session computes them once per job, for a whole
-batch in one loop, and keeps them in a :class:`FactsTable` (columns); :class:`JobFacts` is one job's
-view.
+all, its start time (integer nanoseconds, the engine's one time encoding), and its section 16
+inputs. A session computes them once per job, for a whole batch in one loop, and keeps them in one
+form: the columns of a :class:`FactsTable`. :class:`JobFacts` is the one small accessor that reads
+one row of those columns for the paths that ask about one victim; it holds nothing of its own.
 """
 
 from __future__ import annotations
 
-import gc
+import threading
 from collections.abc import Hashable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import islice
 from operator import is_
 from typing import Any, Final
 
-from minruntime._delay import held_until_ns
-from minruntime._protection import NO_INPUTS, Inputs
-from minruntime._time import from_ns, instant_ns, to_ns
+from minruntime._delay import held_until_ns, last_eviction_ns
+from minruntime._protection import NO_INPUTS, Inputs, checkpoint_of_run
+from minruntime._time import EPOCH, from_ns, instant_ns, to_ns
 from minruntime._tree import Shape, TreeError, link
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
@@ -45,6 +46,7 @@ __all__ = ["ELASTIC", "EXPLICIT", "SEMI", "SURPLUS", "FactsTable", "JobFacts", "
 
 _NON: Final = Preemptibility.NON_PREEMPTIBLE
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
+_MICROSECOND: Final = timedelta(microseconds=1)
 _LEGACY: dict[int, dict[int, Preemptibility]] = {}
 """threshold -> priority -> the legacy rule's answer: the rule evaluated once per priority."""
 
@@ -80,11 +82,11 @@ def _is_active(task: TaskLike) -> bool:
     return TaskStatus.parse(task.status).is_active
 
 
-def _start(value: object, job: JobLike) -> datetime:
-    """A job's start time as an aware datetime (datetimes hold microseconds, like a ``Job``'s)."""
+def _start_ns(value: object, job: JobLike) -> int:
+    """A job's start time in nanoseconds, to the microsecond (rounded up) as a ``Job``'s."""
     if value.__class__ is datetime and value.utcoffset() is not None:
-        return value
-    return from_ns(instant_ns(value, job))
+        return instant_ns(value, job)
+    return instant_ns(from_ns(instant_ns(value, job)), job)
 
 
 class FactsTable:
@@ -94,13 +96,12 @@ class FactsTable:
     100,000 objects of a large cluster would cost more to build, and to walk at each of the
     collector's passes, than the whole decision they serve. Columns (one list per fact, indexed
     by row) make a batch a few appends per job and hold nothing the collector must walk per job.
-    The per-victim paths (explain, validation, ranking) read a :class:`JobFacts` view of a row,
-    built on first use.
+    The per-victim paths (explain, validation, ranking) read a row through :class:`JobFacts`.
 
     The facts are computed once, here, by :meth:`rows` (a whole batch in one loop):
 
     - ``ids``, ``queues``, ``priorities``: the job's;
-    - ``starts``: its start time as an aware datetime, or ``None``;
+    - ``starts``: its start time in nanoseconds since the epoch, or ``None``;
     - ``barriers``: the first fundamental of eligibility that fails on the victim alone,
       whatever the preemptor (``NON_PREEMPTIBLE``; ``NO_ACTIVE_TASK``; ``NON_PREEMPTIBLE`` for
       a semi-preemptible job with nothing above its core), else ``None``;
@@ -109,7 +110,11 @@ class FactsTable:
       :data:`SURPLUS` (some active task is outside its core), :data:`EXPLICIT` (its
       preemptibility was given, not derived by the legacy priority rule);
     - ``preemptibilities``: its effective preemptibility; ``active``: its active tasks;
-    - ``shapes``: the sub-group tree of a job that has one (by row; others have none here).
+    - ``shapes``: the sub-group tree of a job that has one (by row; the others' on first use);
+    - ``inputs``: its section 16 inputs, read on first use (by row).
+
+    Lazily computed facts are built whole and then published in one step, and a batch of new
+    jobs is added under a lock, so that threads may share a table.
 
     ``jobs`` keeps each job alive while its row is known, so that a row found by ``id(job)``
     is always that job's.
@@ -118,13 +123,14 @@ class FactsTable:
     __slots__ = (
         "_index",
         "_legacy",
+        "_lock",
         "_spans",
         "_threshold",
-        "_views",
         "active",
         "barriers",
         "flags",
         "ids",
+        "inputs",
         "jobs",
         "preemptibilities",
         "priorities",
@@ -139,19 +145,20 @@ class FactsTable:
         if legacy is None:
             legacy = _LEGACY[threshold] = {}
         self._legacy = legacy
+        self._lock = threading.Lock()
         self._index: dict[int, int] = {}
         self._spans: dict[tuple[int, int], int] = {}
-        self._views: dict[int, JobFacts] = {}
         self.jobs: list[JobLike] = []
         self.ids: list[Hashable] = []
         self.queues: list[str] = []
         self.priorities: list[int] = []
-        self.starts: list[datetime | None] = []
+        self.starts: list[int | None] = []
         self.barriers: list[Reason | None] = []
         self.flags: list[int] = []
         self.preemptibilities: list[Preemptibility] = []
         self.active: list[int] = []
         self.shapes: dict[int, Shape[PodSetFacts]] = {}
+        self.inputs: dict[int, Inputs] = {}
 
     def __len__(self) -> int:
         return len(self.jobs)
@@ -181,6 +188,10 @@ class FactsTable:
         start = self._spans.get((id(batch[0]), count))
         if start is not None and all(map(is_, batch, islice(self.jobs, start, start + count))):
             return range(start, start + count)
+        with self._lock:  # one batch at a time adds rows; a row is published once complete
+            return self._rows(batch, count)
+
+    def _rows(self, batch: Sequence[JobLike], count: int) -> Sequence[int]:
         index = self._index
         first = len(self.jobs)
         fresh = dict(zip(map(id, batch), range(first, first + count), strict=True))
@@ -203,11 +214,6 @@ class FactsTable:
     def _add(self, jobs: Sequence[JobLike]) -> None:
         """Append the facts of ``jobs`` (none of them known), all or none of them."""
         first = len(self.jobs)
-        # a batch makes a few container objects and no cycle: a collection while a whole
-        # cycle's jobs are read would only walk the scheduler's heap, so the collector waits
-        collecting = gc.isenabled()
-        if collecting:
-            gc.disable()
         try:
             self._compute(jobs)
         except BaseException:
@@ -216,9 +222,6 @@ class FactsTable:
             for row in [row for row in self.shapes if row >= first]:
                 del self.shapes[row]
             raise
-        finally:
-            if collecting:
-                gc.enable()
 
     def _columns(self) -> tuple[list[Any], ...]:
         return (
@@ -238,6 +241,7 @@ class FactsTable:
         legacy, threshold = self._legacy, self._threshold
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
         utc, job_class, shapes, parents = UTC, Job, self.shapes, _CARRIES[_PARENT]
+        epoch, micro = EPOCH, _MICROSECOND
         add_id, add_queue = self.ids.append, self.queues.append
         add_priority, add_start = self.priorities.append, self.starts.append
         add_barrier, add_flags = self.barriers.append, self.flags.append
@@ -306,8 +310,11 @@ class FactsTable:
             if surplus:
                 flags |= SURPLUS
             start = job.start_time
-            if start is not None and not (start.__class__ is datetime and start.tzinfo is utc):
-                start = _start(start, job)
+            if start is not None:
+                if start.__class__ is datetime and start.tzinfo is utc:
+                    start = (start - epoch) // micro * 1000  # exact: datetimes hold microseconds
+                else:
+                    start = _start_ns(start, job)
             add_id(job.id)
             add_queue(job.queue)
             add_priority(priority)
@@ -320,11 +327,8 @@ class FactsTable:
         self.jobs.extend(jobs)
 
     def view(self, row: int) -> JobFacts:
-        """The facts of one row as one object (for the per-victim paths), built on first use."""
-        facts = self._views.get(row)
-        if facts is None:
-            facts = self._views[row] = JobFacts(self, row)
-        return facts
+        """The facts of one row, read through :class:`JobFacts` (for the per-victim paths)."""
+        return JobFacts(self, row)
 
     def facts(self, job: JobLike) -> JobFacts:
         """The facts of ``job`` as one object, computed if they are not known yet."""
@@ -343,13 +347,14 @@ EXPLICIT: Final = 8
 
 
 class JobFacts:
-    """The derived facts of one job, as one read-only object: a view of its row of a
-    :class:`FactsTable` (which computes them), for the paths that ask about one victim.
+    """The derived facts of one job: an accessor that reads its row of a :class:`FactsTable`
+    (which computes and keeps them), for the paths that ask about one victim.
 
     Attributes:
+        table, row: where its facts are kept.
         job: the job they were computed from.
         id, queue, priority: the job's.
-        start: its start time as an aware datetime, or ``None``.
+        start_ns: its start time in nanoseconds since the epoch, or ``None``.
         barrier: see :class:`FactsTable`.
         elastic: some pod set has ``min_available`` below its number of tasks (any status), or
             some set of its sub-group tree needs fewer children than it has
@@ -359,48 +364,13 @@ class JobFacts:
         active_count: active tasks over all pod sets.
         has_surplus: some active task is outside its core (for a job without a sub-group tree:
             some pod set has more active tasks than its ``min_available``).
-        table, row: where its facts are kept.
     """
 
-    __slots__ = (
-        "_inputs",
-        "_shape",
-        "_start_ns",
-        "active_count",
-        "barrier",
-        "elastic",
-        "has_surplus",
-        "id",
-        "job",
-        "preemptibility",
-        "preemptibility_source",
-        "priority",
-        "queue",
-        "row",
-        "semi",
-        "start",
-        "table",
-    )
+    __slots__ = ("row", "table")
 
     def __init__(self, table: FactsTable, row: int) -> None:
         self.table = table
         self.row = row
-        self.job = table.jobs[row]
-        self.id = table.ids[row]
-        self.queue = table.queues[row]
-        self.priority = table.priorities[row]
-        self.start = table.starts[row]
-        self.barrier = table.barriers[row]
-        flags = table.flags[row]
-        self.elastic = bool(flags & ELASTIC)
-        self.semi = bool(flags & SEMI)
-        self.has_surplus = bool(flags & SURPLUS)
-        self.preemptibility = table.preemptibilities[row]
-        self.preemptibility_source = _EXPLICIT if flags & EXPLICIT else _LEGACY_SOURCE
-        self.active_count = table.active[row]
-        self._shape = table.shapes.get(row)
-        self._inputs: Inputs | None = None
-        self._start_ns: int | None = None
 
     def __repr__(self) -> str:
         return (
@@ -419,27 +389,73 @@ class JobFacts:
         """
         return FactsTable(threshold).facts(job)
 
-    # -- derived, computed on first use ---------------------------------------------------------
+    # -- the columns ----------------------------------------------------------------------------
+
+    @property
+    def job(self) -> JobLike:
+        return self.table.jobs[self.row]
+
+    @property
+    def id(self) -> Hashable:
+        return self.table.ids[self.row]
+
+    @property
+    def queue(self) -> str:
+        return self.table.queues[self.row]
+
+    @property
+    def priority(self) -> int:
+        return self.table.priorities[self.row]
+
+    @property
+    def start_ns(self) -> int | None:
+        return self.table.starts[self.row]
+
+    @property
+    def barrier(self) -> Reason | None:
+        return self.table.barriers[self.row]
+
+    @property
+    def elastic(self) -> bool:
+        return bool(self.table.flags[self.row] & ELASTIC)
+
+    @property
+    def semi(self) -> bool:
+        return bool(self.table.flags[self.row] & SEMI)
+
+    @property
+    def has_surplus(self) -> bool:
+        return bool(self.table.flags[self.row] & SURPLUS)
 
     @property
     def flexible(self) -> bool:
         """Only part of it may go while protected: elastic or semi-preemptible."""
-        return self.elastic or self.semi
+        return bool(self.table.flags[self.row] & (ELASTIC | SEMI))
 
     @property
-    def start_ns(self) -> int | None:
-        """The start time in nanoseconds since the epoch, or ``None``."""
-        if self._start_ns is None and self.start is not None:
-            self._start_ns = to_ns(self.start, "the start time")
-        return self._start_ns
+    def preemptibility(self) -> Preemptibility:
+        return self.table.preemptibilities[self.row]
+
+    @property
+    def preemptibility_source(self) -> PreemptibilitySource:
+        return _EXPLICIT if self.table.flags[self.row] & EXPLICIT else _LEGACY_SOURCE
+
+    @property
+    def active_count(self) -> int:
+        return self.table.active[self.row]
+
+    # -- derived, computed on first use and kept in the table -----------------------------------
 
     @property
     def shape(self) -> Shape[PodSetFacts]:
         """The job's sub-group tree over its pod sets (for a job without one, the degenerate
         tree: the job needs each of its pod sets)."""
-        if self._shape is None:
-            self._shape = _shape_of(self.job, _core_pods_of(self.job) if self.semi else None)
-        return self._shape
+        shapes = self.table.shapes
+        shape = shapes.get(self.row)
+        if shape is None:  # built whole, then published: a thread that lost the race uses it
+            core_pods = _core_pods_of(self.job) if self.semi else None
+            shape = shapes.setdefault(self.row, _shape_of(self.job, core_pods))
+        return shape
 
     @property
     def pod_sets(self) -> tuple[PodSetFacts, ...]:
@@ -475,10 +491,13 @@ class JobFacts:
     def inputs(self) -> Inputs:
         """The job's section 16 inputs in nanoseconds, read on first use (``inputs`` attribute,
         read with ``getattr`` so that a scheduler's own objects need not have one)."""
-        if self._inputs is None:
+        kept = self.table.inputs
+        inputs = kept.get(self.row)
+        if inputs is None:
             given: Any = getattr(self.job, "inputs", None)
-            self._inputs = NO_INPUTS if given is None else _read_inputs(self, given)
-        return self._inputs
+            read = NO_INPUTS if given is None else _read_inputs(self, given)
+            inputs = kept.setdefault(self.row, read)
+        return inputs
 
 
 _SETS: Final = ("sub_groups", "min_sub_group")
@@ -591,8 +610,6 @@ def _read_inputs(facts: JobFacts, given: object) -> Inputs:
         if given.last_checkpoint is None
         else to_ns(given.last_checkpoint, f"{where} last_checkpoint")
     )
-    if checkpoint is not None and facts.start_ns is not None and checkpoint < facts.start_ns:
-        checkpoint = None
     history = given.evictions
     times: tuple[int, ...] | None
     if isinstance(history, int):
@@ -605,9 +622,8 @@ def _read_inputs(facts: JobFacts, given: object) -> Inputs:
         if given.last_eviction is None
         else to_ns(given.last_eviction, f"{where} last_eviction")
     )
-    latest = [moment for moment in (lone, times[-1] if times else None) if moment is not None]
     return Inputs(
-        checkpoint_ns=checkpoint,
+        checkpoint_ns=checkpoint_of_run(checkpoint, facts.start_ns),
         interval_ns=_ns(given.checkpoint_interval),
         restore_ns=_ns(given.checkpoint_restore) or 0,
         eviction_ns=times,
@@ -615,7 +631,7 @@ def _read_inputs(facts: JobFacts, given: object) -> Inputs:
         requested_ns=_ns(given.requested_min_runtime),
         delay=given.preemption_delay,
         created_ns=None if given.created is None else to_ns(given.created, f"{where} created"),
-        last_eviction_ns=max(latest) if latest else None,
+        last_eviction_ns=last_eviction_ns(lone, times),
     )
 
 

@@ -10,7 +10,9 @@ fails with a message instead of a traceback:
   refers to itself;
 - integers of more than :data:`MAX_INT_DIGITS` digits and non-finite numbers (``1e999``,
   ``NaN``, ``.inf``) are refused where they are read, so that nothing downstream meets them;
-- YAML timestamps stay text, as Kubernetes reads them (a JSON conversion of the YAML).
+- YAML timestamps stay text, as Kubernetes reads them (a JSON conversion of the YAML);
+- a mapping with a duplicate key is refused, naming the key and its line (YAML forbids it, and
+  taking the last value loses objects in silence: two YAML files concatenated without ``---``).
 
 Each loader raises :class:`DocumentError` (a ``ValueError``) with a one-line reason; callers
 turn it into their own error naming the file.
@@ -21,6 +23,10 @@ turn it into their own error naming the file.
 Traceback (most recent call last):
 ...
 minruntime._load.OutOfBounds: nested deeper than 100 levels
+>>> load_json('{"kind": "Queue",\\n "kind": "Pod"}')
+Traceback (most recent call last):
+...
+minruntime._load.DocumentError: duplicate key 'kind' at line 2 (a mapping holds each key once)
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from typing import Any, Final
+from typing import Any, Final, cast
 
 __all__ = [
     "MAX_DEPTH",
@@ -80,27 +86,88 @@ def _constant(text: str) -> float:
     raise OutOfBounds(f"{text} is not a JSON number (JSON has no NaN or infinity)")
 
 
-def _check_depth(document: object) -> None:
-    """Refuse a value nested deeper than MAX_DEPTH, walking it without recursion."""
-    stack: list[tuple[object, int]] = [(document, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
+_SKIP: Final = bytes(c for c in range(256) if c not in b'[]{}"')
+_TO_SQUARE: Final = bytes.maketrans(b"{}", b"[]")
+
+
+def _check_depth(text: str) -> None:
+    """Refuse JSON text nested deeper than MAX_DEPTH, without walking the parsed document.
+
+    Only valid JSON comes here (it has parsed), so its brackets nest properly. Escaped
+    backslashes and quotes are dropped, then every byte but brackets and quotes; what remains
+    between two quotes is inside a string and goes too. Each pass then removes the innermost
+    pairs of brackets: the number of passes is the depth. Every step is a C-speed bytes
+    operation; a document of ordinary depth needs a few passes over its (small) bracket text.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    data = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _SKIP)
+    data = data.replace(b'""', b"")  # strings without a bracket in them
+    if b'"' in data:  # strings holding brackets: drop each (quotes now pair up in order)
+        data = b"".join(data.split(b'"')[0::2])
+    data = data.translate(_TO_SQUARE)
+    for _ in range(MAX_DEPTH):
+        if not data:
+            return
+        data = data.replace(b"[]", b"")  # one level: replace never rescans what it produced
+    if data:
+        raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels")
+
+
+class _DuplicateKey(Exception):
+    """A duplicate key met while parsing JSON; its line is found afterwards."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    mapping = dict(pairs)
+    if len(mapping) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return mapping
+
+
+def _duplicate_line(text: str, key: str) -> int | None:
+    """The line of the first repeated key ``key`` in (valid) JSON text: a walk of its
+    structure, on the error path only (it costs a Python loop over the text)."""
+    scan = cast(Any, json.JSONDecoder()).scan_once
+    scanstring = cast(Any, json.decoder).scanstring
+    stack: list[set[str] | None] = []  # per open container: the keys of an object, or None
+    i, n = 0, len(text)
+    while i < n:
+        char = text[i]
+        if char in " \t\n\r,:":
+            i += 1
+        elif char in "[{":
+            stack.append(set() if char == "{" else None)
+            i += 1
+        elif char in "]}":
+            stack.pop()
+            i += 1
+        elif char == '"':
+            name, end = scanstring(text, i + 1)
+            keys = stack[-1] if stack else None
+            if keys is not None and text[end : end + 64].lstrip().startswith(":"):
+                if name in keys and name == key:
+                    return text.count("\n", 0, i) + 1
+                keys.add(name)
+            i = end
         else:
-            continue
-        if depth >= MAX_DEPTH:
-            raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels")
-        stack.extend((child, depth + 1) for child in children)
+            i = scan(text, i)[1]  # a number or a literal
+    return None
 
 
 def load_json(text: str) -> Any:
     """Parse JSON text, bounded as the module says.
 
     Raises:
-        DocumentError: for text that is not JSON or is out of bounds.
+        DocumentError: for text that is not JSON, is out of bounds, or has a mapping with a
+            duplicate key (the message names the key and its line).
 
     >>> load_json('{"n": 1e999}')
     Traceback (most recent call last):
@@ -108,15 +175,33 @@ def load_json(text: str) -> Any:
     minruntime._load.OutOfBounds: the number 1e999 is out of range (not a finite number)
     """
     try:
-        document = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        document = json.loads(
+            text,
+            parse_int=_int,
+            parse_float=_float,
+            parse_constant=_constant,
+            object_pairs_hook=_unique_pairs,
+        )
     except RecursionError:
         raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels") from None
+    except _DuplicateKey as duplicate:
+        _check_depth(text)  # the walk below is bounded by the depth too
+        line = _duplicate_line(text, duplicate.key)
+        where = f" at line {line}" if line is not None else ""
+        raise DocumentError(
+            f"duplicate key {_key(duplicate.key)}{where} (a mapping holds each key once)"
+        ) from None
     except DocumentError:
         raise
     except ValueError as error:
         raise DocumentError(str(error)) from None
-    _check_depth(document)
+    _check_depth(text)
     return document
+
+
+def _key(key: object) -> str:
+    text = repr(key)
+    return text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
 
 
 def _yaml_loader() -> Any:
@@ -146,6 +231,22 @@ def _yaml_loader() -> Any:
             node = super().compose_document()
             _check_expansion(node, yaml)
             return node
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: dict[tuple[str, str], int] = {}
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                    continue  # a merge (<<) may be overridden; a complex key is refused later
+                line = key_node.start_mark.line + 1
+                first = seen.get((key_node.tag, key_node.value))
+                seen[key_node.tag, key_node.value] = line
+                if first is not None:
+                    raise DocumentError(
+                        f"duplicate key {_key(key_node.value)} at line {line} (first at line "
+                        f"{first}; a mapping holds each key once: are two documents joined "
+                        "without ---?)"
+                    )
+            return super().construct_mapping(node, deep)
 
         def construct_yaml_int(self, node: Any) -> int:
             text = str(node.value).replace("_", "")

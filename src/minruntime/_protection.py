@@ -28,12 +28,11 @@ True
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Final, NamedTuple
 
 import attrs
 
-from minruntime._time import EARLIEST, EPOCH, FOREVER, NS_PER_MICROSECOND
 from minruntime.decisions import ProtectionKind
 from minruntime.durations import MinRuntime
 
@@ -44,10 +43,10 @@ __all__ = [
     "Inputs",
     "Protection",
     "Settings",
+    "checkpoint_of_run",
     "effective_min_runtime",
     "evictions_in_window",
     "free_before",
-    "free_before_time",
     "is_protected_ns",
     "next_checkpoint_ns",
     "protection",
@@ -73,24 +72,6 @@ def free_before(min_runtime: MinRuntime, now_ns: int) -> int | None:
     if min_runtime.is_never:
         return None
     return now_ns - min_runtime.ns
-
-
-def free_before_time(min_runtime: MinRuntime, now_ns: int) -> datetime | None:
-    """:func:`free_before` as a datetime, for start times held as datetimes (to the
-    microsecond): ``start > free_before_time(...)`` exactly when ``start_ns > free_before(...)``.
-
-    >>> from minruntime import MinRuntime
-    >>> free_before_time(MinRuntime("1s"), now_ns=1_500_000_001).isoformat()
-    '1970-01-01T00:00:00.500000+00:00'
-    """
-    threshold = free_before(min_runtime, now_ns)
-    if threshold is None:
-        return None
-    micros = threshold // NS_PER_MICROSECOND  # floor: a start at micros + 1 us is after it
-    try:
-        return EPOCH + timedelta(microseconds=micros)
-    except OverflowError:  # before year 1 every start is after it; after 9999 none is
-        return EARLIEST if micros < 0 else FOREVER
 
 
 def is_protected_ns(min_runtime: MinRuntime, start_ns: int | None, now_ns: int) -> bool:
@@ -204,6 +185,18 @@ def effective_min_runtime(
     if allowed <= min_runtime.ns:
         return min_runtime
     return MinRuntime.from_nanoseconds(allowed)
+
+
+def checkpoint_of_run(checkpoint_ns: int | None, start_ns: int | None) -> int | None:
+    """The last checkpoint as the rule reads it: one before the start time is of an earlier run
+    and ignored (``None``); without a start time it is kept.
+
+    >>> checkpoint_of_run(500, 1000), checkpoint_of_run(1500, 1000), checkpoint_of_run(500, None)
+    (None, 1500, 500)
+    """
+    if checkpoint_ns is not None and start_ns is not None and checkpoint_ns < start_ns:
+        return None
+    return checkpoint_ns
 
 
 def work_since_ns(start_ns: int, inputs: Inputs) -> int:

@@ -29,15 +29,14 @@ that is not in the tree gets the node-pool default, and the resolution names it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from operator import attrgetter
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from minruntime._protection import Settings
 from minruntime.config import Config
 from minruntime.decisions import Action, Resolution
 from minruntime.durations import MinRuntime
-from minruntime.queues import Queue, QueueTree
+from minruntime.queues import QueueTree
 
 __all__ = ["START_QUEUE", "Resolver", "Setting", "below_shared", "lca_step", "resolve"]
 
@@ -52,17 +51,6 @@ class Setting(enum.Enum):
     MAX_EVICTIONS = "max_evictions"
     EVICTION_WINDOW = "eviction_window"
     MAX_JOB_MIN_RUNTIME = "max_job_min_runtime"
-
-
-_ON_QUEUE: Final[dict[Setting, Callable[[Queue], Any]]] = {
-    Setting.PREEMPT_MIN_RUNTIME: attrgetter("preempt_min_runtime"),
-    Setting.RECLAIM_MIN_RUNTIME: attrgetter("reclaim_min_runtime"),
-    **{
-        setting: attrgetter(f"protections.{setting.value}")
-        for setting in Setting
-        if setting not in (Setting.PREEMPT_MIN_RUNTIME, Setting.RECLAIM_MIN_RUNTIME)
-    },
-}
 
 
 def _default(config: Config, setting: Setting) -> object:
@@ -92,7 +80,10 @@ def lca_step(tree: QueueTree, preemptor_queue: str, victim_queue: str) -> str:
     >>> lca_step(tree, "C", "leaf3"), lca_step(tree, "leaf3", "B"), lca_step(tree, "C", "C")
     ('D', 'B', 'C')
     """
-    return below_shared(tree.path(victim_queue), tree.shared_depth(preemptor_queue, victim_queue))
+    victim_path = tree.path(victim_queue)
+    if victim_path[0] != tree.path(preemptor_queue)[0]:
+        return victim_path[0]  # the common ancestor is the virtual root: one comparison
+    return below_shared(victim_path, tree.shared_depth(preemptor_queue, victim_queue))
 
 
 def below_shared(victim_path: tuple[str, ...], shared: int) -> str:
@@ -125,11 +116,19 @@ rule that picks the queue the walk up starts from. A new method is one function 
 
 
 class Resolver:
-    """The resolution rules, each answer computed once for the life of a tree and a config.
+    """The resolution rules for one tree and config, each answer computed once.
 
-    It remembers, per setting and queue, the result of the walk up (a walk stops at the first
-    queue already walked from), and per (action, preemptor queue, victim queue) the resolution.
-    A :class:`~minruntime.Session` owns one; :meth:`Session.at <minruntime.Session.at>` shares it.
+    What does not depend on the pair is the tree's: each queue's path, and per setting what each
+    queue inherits (:meth:`QueueTree.inherited <minruntime.QueueTree.inherited>`), computed once
+    per tree and shared by every resolver on it. A pair then resolves in a few reads: its start
+    queue (for the LCA rule, two paths compared), the setting inherited there, or the node-pool
+    default. The resolver remembers per (action, preemptor queue, victim queue) the
+    resolution, and keeps one :class:`~minruntime.Resolution` per start queue. A
+    :class:`~minruntime.Session` owns one; :meth:`Session.at <minruntime.Session.at>` shares it.
+
+    Threads may share a resolver: what it remembers is computed whole and then stored, so that
+    a thread reads either nothing or a complete answer (two threads may both compute one; the
+    answers are equal). Only the ``misses`` count may then miss a count.
 
     >>> from minruntime import Queue, QueueTree, Config, Action
     >>> resolver = Resolver(QueueTree([Queue("a", reclaim_min_runtime="2m"), Queue("b", "a")]),
@@ -141,13 +140,15 @@ class Resolver:
     """
 
     __slots__ = (
-        "_made",
+        "_by_start",
+        "_defaults",
         "_names",
         "_pairs",
+        "_protections",
         "_settings",
-        "_walks",
+        "_start",
+        "_tables",
         "config",
-        "has_protections",
         "misses",
         "tree",
     )
@@ -155,15 +156,34 @@ class Resolver:
     def __init__(self, tree: QueueTree, config: Config) -> None:
         self.tree = tree
         self.config = config
-        self._walks: dict[Setting, dict[str, tuple[Any, str | None]]] = {s: {} for s in Setting}
+        self._tables: dict[Setting, Mapping[str, tuple[Any, str]]] = {}
+        self._defaults: dict[Setting, tuple[Any, None]] = {}
+        self._start = START_QUEUE[config.reclaim_resolve_method]
         self._pairs: dict[tuple[Action, str, str], Resolution] = {}
-        self._made: dict[tuple[Any, str | None], Resolution] = {}
+        self._by_start: dict[Action, dict[str, Resolution]] = {
+            Action.PREEMPT: {},
+            Action.RECLAIM: {},
+        }
         self._names = tree.names()
         self._settings: dict[tuple[Action, str, str], Settings] = {}
+        self._protections: bool | None = None
         self.misses = 0
         """How many resolutions were computed rather than remembered."""
-        self.has_protections = tree.has_protections or config.has_protections
+
+    @property
+    def has_protections(self) -> bool:
         """Whether any queue or the node-pool defaults turn a section 16 protection on."""
+        found = self._protections
+        if found is None:
+            found = self._protections = self.tree.has_protections or self.config.has_protections
+        return found
+
+    def _default_of(self, setting: Setting) -> tuple[Any, None]:
+        """``(the node-pool default of setting, None)``, read from the config once."""
+        found = self._defaults.get(setting)
+        if found is None:
+            found = self._defaults[setting] = (_default(self.config, setting), None)
+        return found
 
     # -- the walker -----------------------------------------------------------------------------
 
@@ -171,38 +191,20 @@ class Resolver:
         """Walk up from ``start`` to the first queue that sets ``setting``: (value, queue).
 
         ``(default, None)`` when no queue on the way sets it. ``start`` must be in the tree.
+        One lookup in the tree's table of what each queue inherits.
         """
-        memo = self._walks[setting]
-        known = memo.get(start)
-        if known is not None:
-            return known
-        read = _ON_QUEUE[setting]
-        tree = self.tree
-        trail: list[str] = []
-        node: str | None = start
-        found: tuple[Any, str | None] = (_default(self.config, setting), None)
-        while node is not None:
-            if node in memo:
-                found = memo[node]
-                break
-            value = read(tree[node])
-            if value is not None:
-                found = (value, node)
-                break
-            trail.append(node)
-            node = tree.parent(node)
-        for name in trail:
-            memo[name] = found
-        return found
+        table = self._tables.get(setting)
+        if table is None:
+            table = self._tables[setting] = self.tree.inherited(setting.value)
+        found = table.get(start)
+        return self._default_of(setting) if found is None else found
 
     def start_queue(self, action: Action, preemptor_queue: str, victim_queue: str) -> str:
         """Where the min-runtime (and the grace) of ``action`` starts its walk; both queues are
         in the tree."""
         if action is Action.PREEMPT:
             return victim_queue
-        return START_QUEUE[self.config.reclaim_resolve_method](
-            self.tree, preemptor_queue, victim_queue
-        )
+        return self._start(self.tree, preemptor_queue, victim_queue)
 
     def unknown(self, action: Action, preemptor_queue: str, victim_queue: str) -> tuple[str, ...]:
         """The queues of the two that are not in the tree (preempt looks at the victim's only)."""
@@ -219,17 +221,21 @@ class Resolver:
         if known is not None:
             return known
         self.misses += 1
-        setting = _MIN_RUNTIME[action]
         names = self._names
         if victim_queue in names and (action is Action.PREEMPT or preemptor_queue in names):
-            found = self.walk(setting, self.start_queue(action, preemptor_queue, victim_queue))
-            # one value per walk result: the pairs that share a start share it
-            result = self._made.get(found)
+            start = (
+                victim_queue
+                if action is Action.PREEMPT
+                else self._start(self.tree, preemptor_queue, victim_queue)
+            )
+            # one value per start queue: the pairs that share a start share it
+            by_start = self._by_start[action]
+            result = by_start.get(start)
             if result is None:
-                result = self._made[found] = Resolution(*found)
+                result = by_start[start] = Resolution(*self.walk(_MIN_RUNTIME[action], start))
         else:
             unknown = self.unknown(action, preemptor_queue, victim_queue)
-            result = Resolution(_default(self.config, setting), None, unknown)  # type: ignore[arg-type]
+            result = Resolution(self._default_of(_MIN_RUNTIME[action])[0], None, unknown)
         self._pairs[key] = result
         return result
 

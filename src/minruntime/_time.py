@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
-from fractions import Fraction
 from typing import Final
 
 from minruntime.errors import InvalidTimestamp
@@ -57,7 +56,24 @@ def to_ns(value: object, what: str) -> int:
         raise InvalidTimestamp(
             f"invalid time {value!r} for {what}: not a finite number", value=value, origin=what
         )
-    return round(Fraction(value) * NS_PER_SECOND)
+    return float_ns(value)
+
+
+def float_ns(seconds: float) -> int:
+    """The exact nanoseconds of finite float seconds, rounded half to even: the float's exact
+    binary value (numerator over a power of two) times 10**9, in integer arithmetic.
+
+    >>> float_ns(1.5), float_ns(-1e-9), float_ns(1732000000.1234567)
+    (1500000000, -1, 1732000000123456717)
+    """
+    if seconds.is_integer():
+        return int(seconds) * NS_PER_SECOND
+    numerator, denominator = seconds.as_integer_ratio()
+    whole, rest = divmod(numerator * NS_PER_SECOND, denominator)
+    twice = rest + rest
+    if twice > denominator or (twice == denominator and whole & 1):
+        whole += 1
+    return whole
 
 
 def optional_to_ns(value: object, what: str) -> int | None:
@@ -69,7 +85,7 @@ def from_ns(ns: int) -> datetime:
     """The UTC datetime of an instant, rounded up to the microsecond (datetimes hold no less)."""
     micros = -(-ns // NS_PER_MICROSECOND)
     try:
-        return EPOCH + timedelta(microseconds=micros)
+        return EPOCH + timedelta(0, 0, micros)  # positional: no keyword parsing
     except OverflowError:
         return FOREVER if micros > 0 else EARLIEST
 
@@ -78,13 +94,19 @@ _ONE_MICROSECOND: Final = timedelta(microseconds=1)
 
 
 def instant_ns(value: object, job: object) -> int:
-    """:func:`to_ns` of a job's start time, with a fast path for an aware datetime (two C
-    operations: a naive one fails the subtraction) and errors that name the job."""
+    """:func:`to_ns` of a job's start time, with fast paths for an aware datetime (two C
+    operations: a naive one fails the subtraction) and for finite POSIX seconds, and errors
+    that name the job."""
     if value.__class__ is datetime:
         try:
             return (value - EPOCH) // _ONE_MICROSECOND * NS_PER_MICROSECOND
         except TypeError:
             pass
+    elif value.__class__ is float:
+        if value - value == 0.0:  # finite: inf - inf and nan - nan are nan
+            return float_ns(value)
+    elif value.__class__ is int:
+        return value * NS_PER_SECOND
     return to_ns(value, f"job {getattr(job, 'id', job)!r} start_time")
 
 

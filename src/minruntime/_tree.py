@@ -30,10 +30,11 @@ Every rule reads the :class:`Shape` a job's facts build once, over :func:`link`'
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar
 
-if TYPE_CHECKING:
-    from minruntime.jobs import TaskLike
+TaskLike: TypeAlias = Any
+"""A task of the job (a :class:`~minruntime.jobs.TaskLike`): opaque here, so that this module,
+which ``minruntime.jobs`` uses to check a tree, imports nothing of the library."""
 
 __all__ = ["LeafFacts", "Node", "Shape", "TreeError", "link"]
 

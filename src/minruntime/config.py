@@ -27,7 +27,7 @@ from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidConfiguration, InvalidDuration
 from minruntime.queues import ProtectionSettings
 
-__all__ = ["PLUGIN_NAME", "RESOLVE_METHODS", "Config"]
+__all__ = ["PLUGIN_NAME", "RESOLVE_METHODS", "Config", "find_scheduler_config"]
 
 
 def __dir__() -> list[str]:
@@ -328,12 +328,82 @@ def _unwrap_config_map(document: Mapping[str, Any], origin: str) -> tuple[Mappin
     """A ConfigMap holds the config document as text under ``data``; read it from there."""
     if document.get("kind") != "ConfigMap":
         return document, origin
-    data = document.get("data")
-    if not isinstance(data, Mapping) or len(data) != 1:
+    found = find_scheduler_config(document, origin=origin)
+    if found is None:
         raise InvalidConfiguration(
-            ["ConfigMap data: expected exactly one entry holding the scheduler config"],
+            ["ConfigMap data: no entry holds a scheduler config (a document with a tiers list)"],
             origin=origin,
         )
-    ((key, text),) = data.items()
-    inner = f"{origin} data[{key!r}]"
-    return _load_document(text, inner), inner
+    field, parsed = found
+    return parsed, f"{origin} {field}"
+
+
+def _is_scheduler_config(document: object) -> bool:
+    return isinstance(document, Mapping) and isinstance(document.get("tiers"), list)
+
+
+def find_scheduler_config(
+    obj: Mapping[str, Any], *, origin: str = "ConfigMap"
+) -> tuple[str, Mapping[str, Any]] | None:
+    """The scheduler config an object holds: ``(field, document)``, or ``None``.
+
+    A bare scheduler config document (a mapping with a ``tiers`` list) is its own: field
+    ``""``. A ConfigMap holds one in the entry of ``data`` whose text (JSON, or YAML with PyYAML)
+    is such a document; other entries, and other objects, hold none. This is the one rule
+    for where the scheduler config is: the snapshot reader (:mod:`minruntime.kube`) and
+    :meth:`Config.from_scheduler_config` both ask it.
+
+    Raises:
+        InvalidConfiguration: for an entry that mentions ``tiers`` but cannot be read as a
+            scheduler config (not JSON or YAML, out of bounds, or ``tiers`` not a list), or for
+            two entries that hold one; ``origin`` names the object.
+
+    >>> config_map = {"kind": "ConfigMap", "metadata": {"name": "scheduler-config"},
+    ...               "data": {"notes": "hello", "config.yaml": '{"tiers": []}'}}
+    >>> find_scheduler_config(config_map)
+    ("data['config.yaml']", {'tiers': []})
+    >>> find_scheduler_config({"kind": "ConfigMap", "data": {"notes": "hello"}}) is None
+    True
+    """
+    if _is_scheduler_config(obj):
+        return "", obj
+    data = obj.get("data") if obj.get("kind") == "ConfigMap" else None
+    if not isinstance(data, Mapping):
+        return None
+    found: list[tuple[str, Mapping[str, Any]]] = []
+    for key, text in data.items():
+        if not isinstance(text, str):
+            continue
+        field = f"data[{key!r}]" if isinstance(key, str) and len(key) <= 80 else "data[...]"
+        error: DocumentError
+        try:
+            document: object = load_json(text)
+        except DocumentError as json_error:
+            try:
+                documents = load_yaml(text)
+                document = documents[0] if len(documents) == 1 else None
+            except NoYAML:
+                document, error = None, json_error
+            except DocumentError as yaml_error:
+                document, error = None, yaml_error
+            else:
+                error = DocumentError("not a single JSON or YAML document")
+        else:
+            error = DocumentError("not a scheduler config")
+        if _is_scheduler_config(document):
+            found.append((field, document))  # type: ignore[arg-type]
+            continue
+        if isinstance(document, Mapping) and "tiers" in document:
+            error = DocumentError(f"tiers: expected a list, got {type(document['tiers']).__name__}")
+        elif document is not None or "tiers" not in text:
+            continue  # read, and not a scheduler config; or unreadable and not one either
+        raise InvalidConfiguration(
+            [f"looks like a scheduler config (it mentions 'tiers') but cannot be read: {error}"],
+            origin=f"{origin} {field}",
+        )
+    if len(found) > 1:
+        fields = ", ".join(field for field, _ in found)
+        raise InvalidConfiguration(
+            [f"more than one entry holds a scheduler config: {fields}"], origin=origin
+        )
+    return found[0] if found else None

@@ -25,7 +25,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable
 from datetime import datetime
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Final, Generic, TypeVar
 
 import attrs
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from minruntime.jobs import TaskLike
 
 __all__ = [
+    "ALLOWED",
     "Action",
     "Decision",
     "Failure",
@@ -182,8 +183,17 @@ class Reason(enum.Enum):
 
     @property
     def allowed(self) -> bool:
-        """True for the reasons that let the victim (or part of it) be evicted."""
-        return self is Reason.ELIGIBLE or self is Reason.DEFERRED
+        """True for the reasons that let the victim (or part of it) be evicted: :data:`ALLOWED`."""
+        return self in ALLOWED
+
+
+ALLOWED: Final = frozenset({Reason.ELIGIBLE, Reason.DEFERRED})
+"""The reasons that let a victim (or, for ``DEFERRED``, part of it) be evicted: the one
+definition every decision reads.
+
+>>> sorted(reason.value for reason in ALLOWED)
+['deferred', 'eligible']
+"""
 
 
 _BY_MIN_RUNTIME = (None, ProtectionKind.MIN_RUNTIME, ProtectionKind.JOB_REQUEST)

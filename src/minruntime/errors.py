@@ -25,8 +25,10 @@ __all__ = [
     "InvalidPreemptibility",
     "InvalidQueueTree",
     "InvalidScenario",
+    "InvalidSnapshot",
     "InvalidTimestamp",
     "MinRuntimeError",
+    "UnknownJob",
     "UnknownQueue",
 ]
 
@@ -215,3 +217,56 @@ class InvalidObject(MinRuntimeError, ValueError):
         super().__init__(message)
         self.object = object
         self.field = field
+
+
+class InvalidSnapshot(MinRuntimeError, ValueError):
+    """A snapshot read strictly that has problems: ``problems`` lists every one of them.
+
+    Raised by ``minruntime.kube.read_snapshot(..., strict=True)`` (the command's ``--strict``):
+    each problem is a ``minruntime.kube.Problem`` naming the object, the field and what reading
+    it would have done (left it out, ignored the field ...); the message lists them all.
+
+    >>> from minruntime import InvalidSnapshot
+    >>> from minruntime.kube import read_snapshot
+    >>> try:
+    ...     read_snapshot([{"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"namespace": "ml"}, "spec": {"queue": "q"}}],
+    ...                   strict=True)
+    ... except InvalidSnapshot as error:
+    ...     print(error)
+    the snapshot has 2 problems (strict reading):
+      - no scheduler config or SchedulingShard in the snapshot; using the defaults
+      - PodGroup/ml/<unnamed> metadata.name: missing (required); left out
+    """
+
+    def __init__(self, problems: Iterable[Any], *, origin: str | None = None) -> None:
+        self.problems = tuple(problems)
+        self.origin = origin
+        count = len(self.problems)
+        noun = "problem" if count == 1 else "problems"
+        lines = "".join(f"\n  - {problem}" for problem in self.problems)
+        super().__init__(f"{origin or 'the snapshot'} has {count} {noun} (strict reading):{lines}")
+
+
+class UnknownJob(MinRuntimeError, LookupError):
+    """A pod group reference that names no job of a snapshot, or more than one.
+
+    Attributes:
+        reference: the reference as given (``NAMESPACE/NAME``, or a bare name).
+        matches: the ids of the jobs a bare name matches (empty when none does).
+
+    >>> from minruntime import UnknownJob
+    >>> from minruntime.kube import read_snapshot
+    >>> snapshot = read_snapshot([{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+    ...                            "metadata": {"name": "q"}}])
+    >>> try:
+    ...     snapshot.find("ml/train")
+    ... except UnknownJob as error:
+    ...     print(error.args[0])
+    no pod group 'ml/train' in the snapshot (expected NAMESPACE/NAME of a PodGroup, or its name when unique)
+    """
+
+    def __init__(self, message: str, *, reference: str, matches: Iterable[str] = ()) -> None:
+        super().__init__(message)
+        self.reference = reference
+        self.matches = tuple(matches)

@@ -28,6 +28,7 @@ from minruntime._fields import (
     read_optional_min_runtime,
     read_optional_positive_duration,
     reported,
+    slot_setters,
     where,
 )
 from minruntime._time import Instant, from_ns, to_ns
@@ -244,7 +245,11 @@ def _weight(value: object) -> float:
     return finite_weight(value, "Task weight")
 
 
-@attrs.frozen
+_ONE: Final = 1.0
+"""The default weight (the same object: a task given no weight needs no check)."""
+
+
+@attrs.frozen(init=False)
 class Task:
     """One task (pod) of a job, with an optional weight (docs/spec/beyond-min-runtime.md).
 
@@ -264,13 +269,21 @@ class Task:
     """
 
     id: str
-    # a dict lookup, not a Python call, for the common values: Tasks are built by the thousand
-    status: TaskStatus = attrs.field(default=TaskStatus.RUNNING, converter=_TO_STATUS.__getitem__)  # type: ignore[misc]
-    weight: float = attrs.field(default=1.0, kw_only=True, converter=_weight)
+    status: TaskStatus = TaskStatus.RUNNING
+    weight: float = attrs.field(default=1.0, kw_only=True)
+
+    def __init__(
+        self, id: str, status: TaskStatus | str = TaskStatus.RUNNING, *, weight: object = _ONE
+    ) -> None:
+        # Tasks are built by the thousand: each field is stored by its slot's own setter (not
+        # object.__setattr__, which looks the name up each time); a status is one dict lookup
+        # (the reader is called for any other spelling), and the default weight needs no check.
+        _TASK_ID(self, id)
+        _TASK_STATUS(self, _TO_STATUS[status])
+        _TASK_WEIGHT(self, weight if weight is _ONE else _weight(weight))
 
 
-def _to_tasks(tasks: Iterable[Task]) -> tuple[Task, ...]:
-    return tuple(tasks)
+_TASK_ID, _TASK_STATUS, _TASK_WEIGHT = slot_setters(Task, "id", "status", "weight")
 
 
 def count_active(tasks: Iterable[TaskLike]) -> int:
@@ -292,7 +305,7 @@ def count_active(tasks: Iterable[TaskLike]) -> int:
     return count
 
 
-@attrs.frozen
+@attrs.frozen(init=False)
 class PodSet:
     """A pod set (a leaf sub-group) of a job: a name, ``min_available`` and its tasks, and the
     sub-group set it belongs to in a sub-group tree (docs/spec/sub-group-trees.md), if any.
@@ -312,16 +325,39 @@ class PodSet:
     """
 
     name: str = DEFAULT_POD_SET
-    min_available: int = attrs.field(default=1, validator=non_negative_int(InvalidJob))
-    tasks: tuple[Task, ...] = attrs.field(default=(), converter=_to_tasks)
+    min_available: int = 1
+    tasks: tuple[Task, ...] = ()
     # checked where a job links its tree (one call per job, not one per pod set)
     parent: str | None = attrs.field(default=None, kw_only=True)
     # a PodSet is immutable: its active tasks are counted once, when it is built, rather than by
     # every session that asks about it (minruntime._facts)
     _active: int = attrs.field(init=False, repr=False, eq=False, hash=False)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_active", count_active(self.tasks))
+    def __init__(
+        self,
+        name: str = DEFAULT_POD_SET,
+        min_available: int = 1,
+        tasks: Iterable[Task] = (),
+        *,
+        parent: str | None = None,
+    ) -> None:
+        # stored by the slots' own setters (see Task); min_available checked by its validator
+        # unless it is a plain int >= 0
+        _POD_SET_NAME(self, name)
+        _POD_SET_MIN(self, min_available)
+        if min_available.__class__ is not int or min_available < 0:
+            _check_min_available(self, _MIN_AVAILABLE, min_available)
+        tasks = tuple(tasks)
+        _POD_SET_TASKS(self, tasks)
+        _POD_SET_PARENT(self, parent)
+        _POD_SET_ACTIVE(self, count_active(tasks))
+
+
+_POD_SET_NAME, _POD_SET_MIN, _POD_SET_TASKS, _POD_SET_PARENT, _POD_SET_ACTIVE = slot_setters(
+    PodSet, "name", "min_available", "tasks", "parent", "_active"
+)
+_MIN_AVAILABLE: Final = attrs.fields(PodSet).min_available
+_check_min_available: Final = non_negative_int(InvalidJob)
 
 
 def _a_name(*, optional: bool) -> Callable[[object, attrs.Attribute[Any], object], None]:
@@ -413,11 +449,7 @@ def _start_time(value: Instant | None) -> datetime | None:
     return from_ns(to_ns(value, "Job start_time"))
 
 
-def _to_pod_sets(pod_sets: Iterable[PodSet]) -> tuple[PodSet, ...]:
-    return tuple(pod_sets)
-
-
-def _check_shape(instance: Job, field: attrs.Attribute[Any], min_sub_group: object) -> None:
+def _check_shape(instance: Job, min_sub_group: object) -> None:
     """The job's shape, in one call per job: unique pod set names, and where it has a sub-group
     tree, a tree (docs/spec/sub-group-trees.md; the tree checks its own fields)."""
     pod_sets = instance.pod_sets
@@ -517,7 +549,7 @@ def _to_inputs(value: object) -> JobInputs | None:
     raise InvalidJob(f"Job inputs: expected a JobInputs or None, got {type(value).__name__}")
 
 
-@attrs.frozen
+@attrs.frozen(init=False)
 class Job:
     """A job (pod group) as the Session sees it.
 
@@ -558,24 +590,54 @@ class Job:
     id: str
     queue: str
     priority: int = DEFAULT_PRIORITY
-    preemptibility: Preemptibility | None = attrs.field(
-        default=None,
-        converter=_TO_PREEMPTIBILITY.__getitem__,  # type: ignore[misc]
-    )
-    start_time: datetime | None = attrs.field(default=None, converter=_start_time)
-    pod_sets: tuple[PodSet, ...] = attrs.field(factory=lambda: (PodSet(),), converter=_to_pod_sets)
-    inputs: JobInputs | None = attrs.field(default=None, kw_only=True, converter=_to_inputs)
-    sub_groups: tuple[SubGroup, ...] = attrs.field(
-        default=(), kw_only=True, converter=_to_sub_groups
-    )
-    min_sub_group: int | None = attrs.field(
-        default=None,
-        kw_only=True,
-        validator=_check_shape,
-    )
-    core_pods: tuple[str, ...] | None = attrs.field(
-        default=None, kw_only=True, converter=_to_core_pods
-    )
+    preemptibility: Preemptibility | None = None
+    start_time: datetime | None = None
+    pod_sets: tuple[PodSet, ...] = attrs.field(factory=lambda: (PodSet(),))
+    inputs: JobInputs | None = attrs.field(default=None, kw_only=True)
+    sub_groups: tuple[SubGroup, ...] = attrs.field(default=(), kw_only=True)
+    min_sub_group: int | None = attrs.field(default=None, kw_only=True)
+    core_pods: tuple[str, ...] | None = attrs.field(default=None, kw_only=True)
+
+    def __init__(
+        self,
+        id: str,
+        queue: str,
+        priority: int = DEFAULT_PRIORITY,
+        preemptibility: Preemptibility | str | None = None,
+        start_time: Instant | None = None,
+        pod_sets: Iterable[PodSet] | None = None,
+        *,
+        inputs: JobInputs | None = None,
+        sub_groups: Iterable[SubGroup] = (),
+        min_sub_group: int | None = None,
+        core_pods: Iterable[str] | None = None,
+    ) -> None:
+        # Jobs are built by the thousand: each field is stored by its slot's own setter (see
+        # Task), the common values take a fast path, and every other value goes to the same
+        # converter or check as before, which names the field and the value.
+        _JOB_ID(self, id)
+        _JOB_QUEUE(self, queue)
+        _JOB_PRIORITY(self, priority)
+        _JOB_PREEMPTIBILITY(self, _TO_PREEMPTIBILITY[preemptibility])
+        if start_time is not None and (
+            start_time.__class__ is not datetime or start_time.tzinfo is None
+        ):
+            start_time = _start_time(start_time)
+        _JOB_START(self, start_time)
+        pod_sets = (PodSet(),) if pod_sets is None else tuple(pod_sets)
+        _JOB_POD_SETS(self, pod_sets)
+        _JOB_INPUTS(self, None if inputs is None else _to_inputs(inputs))
+        sub_groups = () if sub_groups == () else _to_sub_groups(sub_groups)
+        _JOB_SUB_GROUPS(self, sub_groups)
+        _JOB_MIN_SUB_GROUP(self, min_sub_group)
+        _JOB_CORE_PODS(self, None if core_pods is None else _to_core_pods(core_pods))
+        if (
+            len(pod_sets) != 1
+            or pod_sets[0].parent is not None
+            or sub_groups
+            or min_sub_group is not None
+        ):
+            _check_shape(self, min_sub_group)
 
     def tasks(self) -> tuple[Task, ...]:
         """Every task of every pod set, in listing order.
@@ -584,3 +646,29 @@ class Job:
         'b'
         """
         return tuple(task for pod_set in self.pod_sets for task in pod_set.tasks)
+
+
+(
+    _JOB_ID,
+    _JOB_QUEUE,
+    _JOB_PRIORITY,
+    _JOB_PREEMPTIBILITY,
+    _JOB_START,
+    _JOB_POD_SETS,
+    _JOB_INPUTS,
+    _JOB_SUB_GROUPS,
+    _JOB_MIN_SUB_GROUP,
+    _JOB_CORE_PODS,
+) = slot_setters(
+    Job,
+    "id",
+    "queue",
+    "priority",
+    "preemptibility",
+    "start_time",
+    "pod_sets",
+    "inputs",
+    "sub_groups",
+    "min_sub_group",
+    "core_pods",
+)

@@ -17,7 +17,8 @@ top-level trees).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, KeysView, Mapping
+from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
+from operator import attrgetter
 from typing import Any, Final
 
 import attrs
@@ -218,6 +219,7 @@ class QueueTree:
         "_children",
         "_depth",
         "_index",
+        "_inherited",
         "_names",
         "_parent",
         "_paths",
@@ -375,7 +377,8 @@ class QueueTree:
         self._names = names
         self._parent = parent
         self._depth = depth
-        self._paths: dict[int, tuple[str, ...]] = {}
+        self._paths: dict[str, tuple[str, ...]] = {}
+        self._inherited: dict[str, dict[str, tuple[Any, str]]] = {}
         self._children: dict[str | None, tuple[str, ...]] | None = None
         self._protections: bool | None = None
         self._preorder: dict[str, tuple[int, int]] | None = None
@@ -446,27 +449,31 @@ class QueueTree:
     def path(self, name: str) -> tuple[str, ...]:
         """Names from the top-level queue down to ``name`` itself (root-to-leaf).
 
+        Each queue's path is computed once, the first time it is asked for, and kept: a later
+        query is one dictionary lookup.
+
         >>> QueueTree([Queue("a"), Queue("b", parent="a")]).path("b")
         ('a', 'b')
         """
-        return self._path(self._i(name))
+        try:
+            return self._paths[name]
+        except (KeyError, TypeError):
+            return self._path(self._i(name))
 
     def _path(self, i: int) -> tuple[str, ...]:
+        # Walk up to the nearest queue whose path is known, then build downwards. Each entry is
+        # stored whole once built, so that threads asking at once only ever read complete paths.
         paths = self._paths
-        path = paths.get(i)
-        if path is not None:
-            return path
-        # Walk up to the nearest queue whose path is known, then build downwards.
+        names = self._names
         trail = []
         node = i
-        while node != -1 and node not in paths:
+        while node != -1 and names[node] not in paths:
             trail.append(node)
             node = self._parent[node]
-        prefix = () if node == -1 else paths[node]
-        names = self._names
+        prefix = () if node == -1 else paths[names[node]]
         for j in reversed(trail):
             prefix = (*prefix, names[j])
-            paths[j] = prefix
+            paths[names[j]] = prefix
         return prefix
 
     def ancestors(self, name: str) -> tuple[str, ...]:
@@ -475,7 +482,7 @@ class QueueTree:
         >>> QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c", parent="b")]).ancestors("c")
         ('b', 'a')
         """
-        return self._path(self._i(name))[-2::-1]
+        return self.path(name)[-2::-1]
 
     def lca(self, first: str, second: str) -> str | None:
         """The lowest common ancestor of two queues (a queue is its own ancestor).
@@ -557,7 +564,58 @@ class QueueTree:
         >>> QueueTree([Queue("a"), Queue("b", parent="a"), Queue("c", parent="a")]).shared_depth("b", "c")
         1
         """
-        return _common_prefix_length(self.path(first), self.path(second))
+        first_path, second_path = self.path(first), self.path(second)
+        if first_path[0] != second_path[0]:
+            return 0  # in two top-level trees: the common case on a wide tree, one comparison
+        return _common_prefix_length(first_path, second_path)
+
+    def inherited(self, setting: str) -> Mapping[str, tuple[Any, str]]:
+        """What each queue inherits of a setting: for every queue at or below a queue that sets
+        it, the value of the nearest such queue walking up (the queue itself first) and that
+        queue's name. A queue with no such queue on its path is absent (it gets the node-pool
+        default, which the tree does not know).
+
+        The table is computed once per tree and setting, the first time it is asked for, and
+        shared by everyone who asks after (a tree is immutable): resolution then costs one
+        lookup per start queue. It is built whole before it is kept, so that threads asking at
+        once each get a complete table. Zero and never are set values: they stop the walk.
+
+        Args:
+            setting: ``"preempt_min_runtime"``, ``"reclaim_min_runtime"``, or a field of
+                :class:`ProtectionSettings` (``"max_evictions"``, ...).
+
+        Raises:
+            ValueError: for another name.
+
+        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b", parent="a"),
+        ...                   Queue("c", parent="b", reclaim_min_runtime=0), Queue("z")])
+        >>> table = tree.inherited("reclaim_min_runtime")
+        >>> table["b"], table["c"], "z" in table
+        ((MinRuntime('1h'), 'a'), (MinRuntime('0s'), 'c'), False)
+        """
+        table = self._inherited.get(setting)
+        if table is None:
+            read: Callable[[Queue], Any]
+            if setting in _MIN_RUNTIME_FIELDS:
+                read = attrgetter(setting)
+            elif setting in _PROTECTION_FIELDS:
+                read = attrgetter(f"protections.{setting}")
+            else:
+                expected = ", ".join(repr(n) for n in (*_MIN_RUNTIME_FIELDS, *_PROTECTION_FIELDS))
+                raise ValueError(f"no queue setting {setting!r} (expected one of {expected})")
+            table = {}
+            names, parents, queues = self._names, self._parent, self._queues
+            for i in sorted(range(len(names)), key=self._depth.__getitem__):  # parents first
+                name = names[i]
+                value = read(queues[name])
+                if value is not None:
+                    table[name] = (value, name)
+                elif parents[i] != -1:
+                    found = table.get(names[parents[i]])
+                    if found is not None:
+                        table[name] = found
+            self._inherited[setting] = table  # published whole
+        return table
 
     def children(self, name: str | None) -> tuple[str, ...]:
         """The direct children of a queue, or of the virtual root for ``None``, in input order.

@@ -22,6 +22,7 @@ reclaim of 'young' by 'pending': refused: min-runtime 30m from queue 'org': star
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
@@ -32,18 +33,21 @@ import attrs
 
 from minruntime._cycle import VictimIndex
 from minruntime._delay import is_held
-from minruntime._eligibility import ALLOWED, Group, Groups, judge, min_runtime_filter
+from minruntime._eligibility import (
+    Groups,
+    judge,
+    min_runtime_filter,
+    protection_of,
+)
 from minruntime._evictable import TaskOrder, evictable_tasks
 from minruntime._facts import SEMI, FactsTable, JobFacts
 from minruntime._protection import (
     FOREVER_NS,
-    NO_INPUTS,
     NO_SETTINGS,
     Protection,
     Settings,
     effective_min_runtime,
     evictions_in_window,
-    protection,
 )
 from minruntime._ranking import Candidate, rank, select, unsaved_work
 from minruntime._resolution import Resolver
@@ -51,6 +55,7 @@ from minruntime._time import Instant, from_ns, to_ns
 from minruntime._validation import validate_victim
 from minruntime.config import Config
 from minruntime.decisions import (
+    ALLOWED,
     Action,
     Decision,
     Failure,
@@ -142,6 +147,11 @@ class Session:
     first time the session sees the job object and kept for the session's life: build a new
     session for the next cycle rather than changing jobs under a live one.
 
+    A session, and a :class:`Cycle` of it, may be shared between threads: each answer is the
+    one the same question gets asked alone. What it computes on first use is published whole
+    (or added under a lock), and its statistics count every thread's calls. It has no
+    process-wide side effect (no clock, no switching of the garbage collector).
+
     >>> from minruntime import QueueTree, Config, Queue
     >>> Session(QueueTree([Queue("q", preempt_min_runtime="5m")]), Config(), now=0).preempt_min_runtime("q")
     MinRuntime('5m')
@@ -149,11 +159,11 @@ class Session:
 
     __slots__ = (
         "_counts",
-        "_group_cache",
+        "_groups",
         "_influence",
         "_known",
+        "_lock",
         "_lookups",
-        "_made_groups",
         "_misses",
         "_now",
         "_now_ns",
@@ -184,8 +194,8 @@ class Session:
         self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
         self._table = FactsTable(legacy_priority_threshold)
         self._known = tree.names()
-        self._group_cache: dict[tuple[Action, str], dict[str, Group]] = {}
-        self._made_groups: dict[tuple[MinRuntime, Settings], Group] = {}
+        self._groups = Groups(self._resolver, self._now_ns)
+        self._lock = threading.Lock()
         self._counts: Counter[Reason] = Counter()
         self._influence: Counter[ProtectionKind] = Counter()
         self._lookups = 0
@@ -239,8 +249,9 @@ class Session:
         resolver = self._resolver
         before = resolver.misses
         result = resolver.resolve(action, preemptor_queue, victim_queue)
-        self._lookups += 1
-        self._misses += resolver.misses - before
+        with self._lock:
+            self._lookups += 1
+            self._misses += resolver.misses - before
         return result
 
     def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
@@ -323,28 +334,23 @@ class Session:
 
     # -- the rules ------------------------------------------------------------------------------
 
-    def _groups(self, action: Action, preemptor: JobFacts) -> Groups:
-        """The groups of one (action, preemptor queue); the groups themselves are kept for the
-        session's life (one per queue pair)."""
-        key = (action, "" if action is Action.PREEMPT else preemptor.queue)
-        shared = self._group_cache.get(key)
-        if shared is None:
-            shared = self._group_cache[key] = {}
-        return Groups(
-            self._resolve,
-            self._settings,
-            action,
-            preemptor.queue,
-            self._now_ns,
-            shared,
-            self._made_groups,
-        )
-
     def _settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
-        resolver = self._resolver
-        if not resolver.has_protections:
-            return NO_SETTINGS
-        return resolver.settings(action, preemptor_queue, victim_queue)
+        return self._groups.settings(action, preemptor_queue, victim_queue)
+
+    def _count(
+        self,
+        reasons: Iterable[Reason],
+        lookups: int,
+        misses: int,
+        protections: Mapping[ProtectionKind, int],
+    ) -> None:
+        """Add what the engine counted for one call to the statistics (one step, under the
+        lock, so that threads' calls all count)."""
+        with self._lock:
+            self._counts.update(reasons)
+            self._lookups += lookups
+            self._misses += misses
+            self._influence.update(protections)
 
     def _judge(
         self,
@@ -354,19 +360,18 @@ class Session:
         *,
         ignore_delay: bool = False,
     ) -> list[Reason]:
-        reasons = judge(
+        found = judge(
             action,
             preemptor,
             self._table,
             rows,
-            self._groups(action, preemptor),
+            self._groups,
             self._known,
             self._now_ns,
-            self._influence,
             ignore_delay=ignore_delay,
         )
-        self._counts.update(reasons)
-        return reasons
+        self._count(found.reasons, found.lookups, found.misses, found.protections)
+        return found.reasons
 
     def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
         return self._judge(action, preemptor, [victim.row])[0]
@@ -377,8 +382,7 @@ class Session:
         """What protects the victim, its MR resolution and its settings: the one rule."""
         resolution = self._resolve(action, preemptor.queue, victim.queue)
         settings = self._settings(action, preemptor.queue, victim.queue)
-        inputs = NO_INPUTS if settings is NO_SETTINGS else victim.inputs()
-        found = protection(resolution.min_runtime, victim.start_ns, inputs, settings, self._now_ns)
+        found = protection_of(victim, resolution.min_runtime, settings, self._now_ns)
         return found, resolution, settings
 
     def _until(
@@ -433,16 +437,20 @@ class Session:
         """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
 
         False for a never MR; true for elastic and semi-preemptible victims (the scenario
-        validator judges them); otherwise true iff not protected.
+        validator judges them); otherwise true iff not protected, by every protection
+        :meth:`is_protected` names: min-runtime and, where settings turn them on, a job's own
+        request, the eviction budget and the checkpoint grace (docs/spec/beyond-min-runtime.md).
 
         >>> from minruntime import QueueTree, Config, Queue, Job
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=0)
         >>> session.min_runtime_filter("preempt", Job("p", "q"), Job("v", "q"))
         False
         """
+        act = _action(action)
         facts = self._fact(victim)
-        mr = self.resolve(action, preemptor.queue, facts.queue).min_runtime
-        return min_runtime_filter(facts, mr, self._now_ns)
+        resolution = self._resolve(act, preemptor.queue, facts.queue)
+        settings = self._settings(act, preemptor.queue, facts.queue)
+        return min_runtime_filter(facts, resolution.min_runtime, settings, self._now_ns)
 
     def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """Whether ``victim`` (or, if elastic or semi-preemptible, part of it) may be evicted.
@@ -648,7 +656,7 @@ class Session:
             min_runtime=resolution.min_runtime,
             source=resolution.source,
             preemptibility=facts.preemptibility,
-            start_time=facts.start,
+            start_time=None if facts.start_ns is None else from_ns(facts.start_ns),
             protected_until=self._until(facts, found, resolution, settings),
             now=self._now,
             notes=tuple(notes),
@@ -840,10 +848,8 @@ class Cycle(Generic[J]):
     min-runtime rule is evaluated once per group of victims that share a resolution, and each
     group is split by a binary search over start times.
 
-    Answers list victims grouped by queue (queues in tree order, depth first), and within a
-    queue the victims whose protection cannot depend on time (elastic, semi-preemptible, never
-    started) first, then the others oldest first; ties keep the order of ``running``. The set of
-    victims is exactly :meth:`Session.eligible_victims`'s over the running jobs.
+    Answers are exactly :meth:`Session.eligible_victims`'s over the running jobs, in the same
+    order: the order of ``running`` (docs/decisions/cycle-answer-order.md).
 
     >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
     >>> tree = QueueTree([Queue("org", reclaim_min_runtime="1h"), Queue("a", "org"), Queue("b", "org")])
@@ -859,7 +865,11 @@ class Cycle(Generic[J]):
 
     def __init__(self, session: Session, running: Iterable[J]) -> None:
         self._session = session
-        self._index: VictimIndex[J] = VictimIndex(session, running)
+        jobs = list(running)
+        table = session._table
+        self._index: VictimIndex[J] = VictimIndex(
+            jobs, table.rows(jobs), table, session.tree, session._resolver
+        )
 
     def __len__(self) -> int:
         """How many running jobs the cycle holds."""
@@ -868,8 +878,8 @@ class Cycle(Generic[J]):
     def eligible_victims(self, action: Action | str, preemptor: JobLike) -> list[J]:
         """The running jobs ``preemptor`` may take (or, elastic or semi-preemptible, part of).
 
-        The same set as :meth:`Session.eligible_victims` over the running jobs, in the cycle's
-        order (see the class).
+        The same list as :meth:`Session.eligible_victims` over the running jobs, in their
+        order.
 
         >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
         >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
@@ -877,7 +887,11 @@ class Cycle(Generic[J]):
         >>> [job.id for job in cycle.eligible_victims("preempt", Job("p", "q", priority=20))]
         ['v']
         """
-        return self._index.eligible_victims(_action(action), preemptor)
+        session = self._session
+        pre = session._fact(preemptor)
+        found = self._index.eligible(_action(action), pre, session._groups, session._now_ns)
+        session._count(found.decisions, found.lookups, found.misses, found.protections)
+        return list(map(self._index.jobs.__getitem__, found.indices))
 
     def select(self, action: Action | str, preemptor: JobLike, needed: float) -> Selection[J]:
         """:meth:`Session.select` over the running jobs: the cheapest eligible victims whose
@@ -891,9 +905,7 @@ class Cycle(Generic[J]):
         ['v2', 'v1']
         """
         act = _action(action)
-        return self._session.select(
-            act, preemptor, self._index.eligible_victims(act, preemptor), needed
-        )
+        return self._session.select(act, preemptor, self.eligible_victims(act, preemptor), needed)
 
     def next_expiry(self, action: Action | str, preemptor: JobLike) -> datetime | None:
         """:meth:`Session.next_expiry` over the running jobs: when to retry.

@@ -25,7 +25,13 @@ and CSV readers), :mod:`~minruntime_sim.synthetic` (seeded workloads),
 
 from __future__ import annotations
 
-from minruntime_sim.errors import InvalidSetting, InvalidTrace, SimError, SimulationError
+from minruntime_sim.errors import (
+    InvalidResults,
+    InvalidSetting,
+    InvalidTrace,
+    SimError,
+    SimulationError,
+)
 from minruntime_sim.metrics import (
     Distribution,
     EvictionRecord,
@@ -43,6 +49,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Distribution",
     "EvictionRecord",
+    "InvalidResults",
     "InvalidSetting",
     "InvalidTrace",
     "JobOutcome",

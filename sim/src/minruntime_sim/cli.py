@@ -7,11 +7,14 @@ Examples::
     minruntime-sim my-trace.csv --checkpoint-interval none 30m --csv out.csv --plot out.png
     minruntime-sim philly --load 4 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
         --policy none min-runtime checkpoint-aware --checkpoint-grace 10m --jobs 2
+    minruntime-sim philly --load 4 --slices 4 --reclaim-min-runtime 0 30m 1h --plot out.svg
+    minruntime-sim --from-json results.json --format markdown --plot results.svg
 
 Every combination of the values given runs (reclaim outermost, then preempt, then checkpoint
 interval, then policy; policy ``none`` once per checkpoint interval, since it ignores the
 min-runtimes), in ``--jobs`` processes; the table and the files list them in that order, and
-the same arguments always give the same bytes.
+the same arguments always give the same bytes. ``--from-json`` reports a results file of
+``--json`` again (its table, ``--format markdown``, ``--plot``) without running anything.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 from typing import Final, NoReturn, TextIO, TypeVar
 
 from minruntime import MinRuntime
-from minruntime_sim.errors import SimError
+from minruntime_sim.errors import InvalidResults, SimError
 from minruntime_sim.model import (
     DEFAULT_CHECKPOINT_GRACE,
     DEFAULT_RESTART_OVERHEAD,
@@ -40,11 +43,13 @@ from minruntime_sim.model import (
     parse_duration,
     parse_seconds,
 )
+from minruntime_sim.plots import plot, plot_formats
 from minruntime_sim.sweep import (
+    RunSummary,
+    TableFormat,
     TraceSource,
     evictions_csv,
     format_table,
-    plot,
     run_sweep,
     settings_grid,
     to_csv,
@@ -54,7 +59,10 @@ from minruntime_sim.sweep import (
 from minruntime_sim.traces import TRACE_NAMES
 from minruntime_sim.uncertainty import (
     Replicate,
+    ReplicatedSummary,
+    Results,
     format_intervals,
+    read_results,
     replicated_to_json,
     replicates,
     run_replicated,
@@ -156,8 +164,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "trace",
+        nargs="?",
         help=f"{', '.join(TRACE_NAMES)}, or the path of a CSV trace "
-        "(see minruntime_sim.traces for its format)",
+        "(see minruntime_sim.traces for its format); not with --from-json",
+    )
+    parser.add_argument(
+        "--from-json",
+        type=Path,
+        metavar="PATH",
+        help="report a results file written by --json instead of running: its table "
+        "(--format), --plot, and --json to write it again with this version's intervals",
+    )
+    parser.add_argument(
+        "--format",
+        type=TableFormat,
+        choices=list(TableFormat),
+        default=TableFormat.TEXT,
+        help="the table on standard output: text (the default) or markdown, for a page",
     )
     parser.add_argument("--limit", type=_positive, help="only the first N jobs by submission")
     parser.add_argument(
@@ -287,7 +310,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
     parser.add_argument("--csv", type=Path, metavar="PATH", help="write the results as CSV")
     parser.add_argument(
-        "--plot", type=Path, metavar="PATH", help="plot lost work against waiting (matplotlib)"
+        "--plot",
+        type=Path,
+        metavar="PATH",
+        help="draw lost work, evictions and reclaim waiting per setting, every replicate "
+        "shown, as PNG or SVG (by the name; needs minruntime-sim[plot], checked first)",
     )
     parser.add_argument(
         "--evictions", type=Path, metavar="PATH", help="write every eviction of every run as CSV"
@@ -384,21 +411,100 @@ def _replicated(
     )
     if summaries is None:
         return 2
-    out.write(
-        f"{workload.name}: {len(workload.jobs)} jobs, {len(reps)} replicates "
-        f"(slices {args.slices}, seeds {' '.join(map(str, args.seed))}, "
-        f"sizes {' '.join('full' if rep is None else str(rep) for rep in dict.fromkeys(r.gpus for r in reps))})\n"
+    out.write(f"{workload.name}: {len(workload.jobs)} jobs, {_replicates(reps)}\n")
+    return _report_replicated(
+        args, workload.name, reps, summaries, f"{workload.name}: {_replicates(reps)}", out, err
     )
-    out.write("\n" + format_intervals(summaries) + "\n")
+
+
+def _replicates(reps: Sequence[Replicate]) -> str:
+    """How many replicates, and of what: "16 replicates (slices 4, seeds 0 1, sizes full)"."""
+    seeds = " ".join(map(str, dict.fromkeys(rep.seed for rep in reps)))
+    sizes = " ".join(
+        "full" if gpus is None else str(gpus) for gpus in dict.fromkeys(rep.gpus for rep in reps)
+    )
+    return (
+        f"{len(reps)} replicates "
+        f"(slices {max((rep.windows for rep in reps), default=1)}, seeds {seeds}, sizes {sizes})"
+    )
+
+
+def _report_replicated(
+    args: argparse.Namespace,
+    name: str,
+    reps: Sequence[Replicate],
+    summaries: Sequence[ReplicatedSummary],
+    title: str,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """The interval table, then the files asked for, of replicated runs."""
+    out.write("\n" + format_intervals(summaries, style=args.format) + "\n")
     if args.json is not None:
         document = {
-            "workload": workload.name,
+            "workload": name,
             "replicates": [rep.label for rep in reps],
             "settings": replicated_to_json(summaries),
         }
         args.json.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         out.write(f"wrote {args.json}\n")
+    return _plot(args, summaries, title, out, err)
+
+
+def _plot(
+    args: argparse.Namespace,
+    summaries: Sequence[RunSummary] | Sequence[ReplicatedSummary],
+    title: str,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Draw ``--plot`` if asked: 0, or 1 if it cannot be written."""
+    if args.plot is None:
+        return 0
+    try:
+        plot(summaries, args.plot, title=title)
+    except (ImportError, ValueError, OSError) as error:
+        err.write(f"{PROG}: error: --plot {str(args.plot)!r}: {error}\n")
+        return 1
+    out.write(f"wrote {args.plot}\n")
     return 0
+
+
+def _from_json(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``--from-json``: the report of a results file, nothing run."""
+    path: Path = args.from_json
+    try:
+        results = read_results(path.read_text(encoding="utf-8"), origin=str(path))
+    except (OSError, UnicodeDecodeError) as error:
+        err.write(f"{PROG}: error: --from-json {str(path)!r} cannot be read: {error}\n")
+        return 2
+    except InvalidResults as error:
+        err.write(f"{PROG}: error: {error}\n")
+        return 2
+    if results.gpus is not None:  # single runs
+        return _report_runs(args, results, out, err)
+    reps = [rep for rep, _ in results.summaries[0].runs] if results.summaries else []
+    header = f"{results.workload}: {_replicates(reps)}"
+    out.write(f"{header}, from {path}\n")
+    return _report_replicated(args, results.workload, reps, results.summaries, header, out, err)
+
+
+def _report_runs(args: argparse.Namespace, results: Results, out: TextIO, err: TextIO) -> int:
+    """``--from-json`` on a file of single runs: their table and ``--plot``."""
+    if args.json is not None:
+        err.write(
+            f"{PROG}: error: --json with --from-json rewrites files of replicated runs; "
+            f"{str(args.from_json)!r} holds single runs\n"
+        )
+        return 2
+    runs = [
+        RunSummary(settings=summary.settings, metrics=summary.runs[0][1])
+        for summary in results.summaries
+    ]
+    title = f"{results.workload}, {results.gpus} GPUs"
+    out.write(f"{title}, from {args.from_json}\n")
+    out.write("\n" + format_table(runs, style=args.format) + "\n")
+    return _plot(args, runs, title, out, err)
 
 
 def main(
@@ -409,8 +515,9 @@ def main(
 ) -> int:
     """Run ``minruntime-sim`` with ``argv`` (without the subcommand); the exit status.
 
-    0 on success, 2 for a usage error or a trace that cannot be read, 1 if the plot cannot be
-    drawn (the table and the other files are written first).
+    0 on success; 2 for a usage error, a trace or results file that cannot be read, or
+    ``--plot`` without matplotlib (all found before anything runs); 1 if the plot cannot be
+    written (the table and the other files are written first).
     """
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
@@ -425,18 +532,47 @@ def main(
     if args.eviction_window is not None and args.max_evictions is None:
         err.write(f"{PROG}: error: --eviction-window needs --max-evictions\n")
         return 2
+    if (args.trace is None) == (args.from_json is None):
+        err.write(
+            f"{PROG}: error: give a trace to run, or --from-json with a results file (not both)\n"
+        )
+        return 2
     problem = _unwritable(args)
     if problem is not None:
         err.write(f"{PROG}: error: {problem}\n")
         return 2
+    if args.plot is not None:  # before anything runs: a missing extra must cost nothing
+        try:
+            formats = plot_formats()
+        except ImportError as error:
+            err.write(f"{PROG}: error: {error}\n")
+            return 2
+        suffix = args.plot.suffix.lower()
+        if suffix.removeprefix(".") not in formats:
+            err.write(
+                f"{PROG}: error: --plot {str(args.plot)!r}: the name must end in an image "
+                f"format's suffix, got {suffix or 'none'} (expected .png, .svg, or one of "
+                f"{', '.join('.' + name for name in formats)})\n"
+            )
+            return 2
+    if args.from_json is not None:
+        given = [f"--{name}" for name in ("csv", "evictions", "usage") if getattr(args, name)]
+        if given:
+            err.write(
+                f"{PROG}: error: {_listed(given)} need a run, not --from-json: they are not "
+                "in a results file\n"
+            )
+            return 2
+        return _from_json(args, out, err)
     sizes: list[int | None] = list(args.gpus) if args.gpus else [None]
     reps = replicates(slices=args.slices, seeds=args.seed, sizes=sizes)
     if len(reps) > 1:
-        given = [f"--{name}" for name in _OUTPUTS if name != "json" and getattr(args, name)]
+        given = [f"--{name}" for name in ("csv", "evictions", "usage") if getattr(args, name)]
         if given:
+            verb = "applies" if len(given) == 1 else "apply"
             err.write(
-                f"{PROG}: error: {', '.join(given)} apply to a single replicate (give one "
-                "--gpus, one --seed and no --slices), or use --json\n"
+                f"{PROG}: error: {_listed(given)} {verb} to a single replicate (give one "
+                "--gpus, one --seed and no --slices); --json and --plot take replicates\n"
             )
             return 2
     source = TraceSource(
@@ -484,7 +620,7 @@ def main(
     )
     for note in workload.notes:
         out.write(f"  note: {note}\n")
-    out.write("\n" + format_table(summaries) + "\n")
+    out.write("\n" + format_table(summaries, style=args.format) + "\n")
     if args.json is not None:
         args.json.write_text(to_json(workload, summaries), encoding="utf-8")
         out.write(f"wrote {args.json}\n")
@@ -497,11 +633,10 @@ def main(
     if args.usage is not None:
         args.usage.write_text(usage_csv(summaries), encoding="utf-8")
         out.write(f"wrote {args.usage}\n")
-    if args.plot is not None:
-        try:
-            plot(summaries, args.plot, title=f"{workload.name}, {workload.total_gpus} GPUs")
-        except ImportError as error:
-            err.write(f"{PROG}: error: {error}\n")
-            return 1
-        out.write(f"wrote {args.plot}\n")
-    return 0
+    return _plot(args, summaries, f"{workload.name}, {workload.total_gpus} GPUs", out, err)
+
+
+def _listed(names: Sequence[str]) -> str:
+    """Names joined for a sentence: "--csv", "--csv and --usage", "--csv, --evictions and
+    --usage"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

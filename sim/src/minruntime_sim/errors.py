@@ -18,7 +18,7 @@ False True
 
 from __future__ import annotations
 
-__all__ = ["InvalidSetting", "InvalidTrace", "SimError", "SimulationError"]
+__all__ = ["InvalidResults", "InvalidSetting", "InvalidTrace", "SimError", "SimulationError"]
 
 
 class SimError(Exception):
@@ -65,4 +65,16 @@ class InvalidSetting(SimError, ValueError):
     Traceback (most recent call last):
     ...
     minruntime_sim.errors.InvalidSetting: restart_overhead must be seconds >= 0, got -1
+    """
+
+
+class InvalidResults(SimError, ValueError):
+    """A results file (written by ``--json``) that cannot be read back; the message names the
+    file and what is wrong.
+
+    >>> from minruntime_sim.uncertainty import read_results
+    >>> read_results('{"runs": 3}', origin="old.json")
+    Traceback (most recent call last):
+    ...
+    minruntime_sim.errors.InvalidResults: old.json: not a results file of minruntime-sim --json (expected "runs" or "settings" as a list, with "workload"): 'runs' is not a list
     """

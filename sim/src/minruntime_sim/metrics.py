@@ -27,7 +27,8 @@ Distribution(count=5, mean=3.0, p50=3, p95=5, max=5)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -85,6 +86,21 @@ class Distribution:
             p50=percentile(ordered, 50),
             p95=percentile(ordered, 95),
             max=ordered[-1],
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Distribution:
+        """Read back what :meth:`to_dict` wrote (the mean as rounded there).
+
+        >>> Distribution.from_dict(Distribution.of([60, 120, 3600]).to_dict())
+        Distribution(count=3, mean=1260.0, p50=120, p95=3600, max=3600)
+        """
+        return cls(
+            count=int(data["count"]),
+            mean=float(data["mean"]),
+            p50=int(data["p50"]),
+            p95=int(data["p95"]),
+            max=int(data["max"]),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -214,6 +230,29 @@ class QueueMetrics:
     queueing: Distribution
     reclaim_waiting_gpu_seconds: int
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> QueueMetrics:
+        """Read back what :meth:`to_dict` wrote (the means of the distributions as rounded
+        there).
+
+        >>> from minruntime_sim import simulate
+        >>> from minruntime_sim.synthetic import toy_workload
+        >>> queue = simulate(toy_workload()).metrics.per_queue[0]
+        >>> QueueMetrics.from_dict(queue.to_dict()).to_dict() == queue.to_dict()
+        True
+        """
+        return cls(
+            name=str(data["name"]),
+            deserved=int(data["deserved"]),
+            jobs=int(data["jobs"]),
+            preempt_evictions=int(data["preempt_evictions"]),
+            reclaim_evictions=int(data["reclaim_evictions"]),
+            lost_gpu_seconds=int(data["lost_gpu_seconds"]),
+            completion=Distribution.from_dict(data["completion_time"]),
+            queueing=Distribution.from_dict(data["queueing_delay"]),
+            reclaim_waiting_gpu_seconds=int(data["reclaim_waiting_gpu_seconds"]),
+        )
+
     def to_dict(self) -> dict[str, object]:
         """As JSON-ready values."""
         return {
@@ -282,6 +321,46 @@ class Metrics:
         """Busy GPU-seconds over GPUs x makespan (0 for an empty run)."""
         capacity = self.total_gpus * self.makespan
         return self.busy_gpu_seconds / capacity if capacity else 0.0
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Metrics:
+        """Read back what :meth:`to_dict` wrote (a results file of ``--json``): equal to the
+        metrics written but for the means of the distributions, rounded to 3 places there; the
+        derived figures (evictions, hours, utilisation) are computed again, not read.
+
+        Raises:
+            KeyError: for a field :meth:`to_dict` writes that ``data`` lacks.
+
+        >>> from minruntime_sim import simulate
+        >>> from minruntime_sim.synthetic import toy_workload
+        >>> metrics = simulate(toy_workload()).metrics
+        >>> Metrics.from_dict(metrics.to_dict()).to_dict() == metrics.to_dict()
+        True
+        >>> Metrics.from_dict(metrics.to_dict()).completion.mean, metrics.completion.mean
+        (111.667, 111.66666666666667)
+        """
+        return cls(
+            jobs=int(data["jobs"]),
+            completed=int(data["completed"]),
+            unschedulable=int(data["unschedulable"]),
+            preempt_evictions=int(data["preempt_evictions"]),
+            reclaim_evictions=int(data["reclaim_evictions"]),
+            partial_evictions=int(data["partial_evictions"]),
+            evicted_jobs=int(data["evicted_jobs"]),
+            evictions_per_job=tuple(
+                sorted((int(n), int(jobs)) for n, jobs in data["evictions_per_job"].items())
+            ),
+            lost_gpu_seconds=int(data["lost_gpu_seconds"]),
+            restart_gpu_seconds=int(data["restart_gpu_seconds"]),
+            completion=Distribution.from_dict(data["completion_time"]),
+            queueing=Distribution.from_dict(data["queueing_delay"]),
+            reclaim_waiting_gpu_seconds=int(data["reclaim_waiting_gpu_seconds"]),
+            busy_gpu_seconds=int(data["busy_gpu_seconds"]),
+            total_gpus=int(data["total_gpus"]),
+            makespan=int(data["makespan"]),
+            per_queue=tuple(QueueMetrics.from_dict(queue) for queue in data["per_queue"]),
+            checkpoint_gpu_seconds=int(data["checkpoint_gpu_seconds"]),
+        )
 
     def to_dict(self) -> dict[str, object]:
         """As JSON-ready values, in a fixed key order."""

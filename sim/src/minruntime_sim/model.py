@@ -809,6 +809,35 @@ class Settings:
                 label += f" budget={self.budget}"
         return label
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        """Read back what :meth:`to_dict` wrote (a results file of ``--json``).
+
+        Raises:
+            InvalidSetting: for a value :class:`Settings` refuses.
+            KeyError: for a field :meth:`to_dict` writes that ``data`` lacks.
+
+        >>> settings = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware")
+        >>> Settings.from_dict(settings.to_dict()) == settings
+        True
+        """
+        return cls(
+            reclaim_min_runtime=data["reclaim_min_runtime"],
+            preempt_min_runtime=data["preempt_min_runtime"],
+            reclaim_resolve_method=data["reclaim_resolve_method"],
+            checkpoint_interval=data["checkpoint_interval"],
+            restart_overhead=data["restart_overhead"],
+            legacy_priority_threshold=data["legacy_priority_threshold"],
+            policy=data["policy"],
+            checkpoint_grace=data["checkpoint_grace"],
+            max_evictions=data["max_evictions"],
+            eviction_window=data["eviction_window"],
+            victim_order=data["victim_order"],
+            seed=data["seed"],
+            save_on_preempt=data["save_on_preempt"],
+            checkpoint_costs=data["checkpoint_costs"],
+        )
+
     def to_dict(self) -> dict[str, object]:
         """The settings as JSON-ready values (durations in their canonical text)."""
         return {

@@ -23,16 +23,14 @@ reclaim=1h preempt=0s checkpoint=30m order=reference policy=checkpoint-aware gra
 from __future__ import annotations
 
 import csv
-import importlib
+import enum
 import io
 import itertools
 import json
-import math
 import multiprocessing
-import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from typing import Any, Final, NoReturn
+from typing import Final, NoReturn
 
 import attrs
 from tqdm import tqdm
@@ -51,12 +49,15 @@ from minruntime_sim.traces import load_trace
 
 __all__ = [
     "RunSummary",
+    "TableFormat",
     "TraceSource",
+    "common_settings",
     "evictions_csv",
     "format_table",
-    "plot",
-    "plot_figure",
+    "render_table",
     "run_sweep",
+    "setting_columns",
+    "setting_names",
     "settings_grid",
     "to_csv",
     "to_json",
@@ -306,8 +307,58 @@ def _row(summary: RunSummary) -> dict[str, object]:
     }
 
 
-def format_table(summaries: Sequence[RunSummary]) -> str:
-    """A plain-text comparison table, one line per run (delays as durations).
+class TableFormat(enum.Enum):
+    """How the command prints its tables (``--format``).
+
+    - ``TEXT`` (the default): aligned columns for a terminal.
+    - ``MARKDOWN``: Markdown pipe tables, for a page (the documentation's tables are this
+      output, pasted).
+    """
+
+    TEXT = "text"
+    MARKDOWN = "markdown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def render_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    style: TableFormat = TableFormat.TEXT,
+    right: int | None = None,
+) -> str:
+    """Rows under a header, as aligned text or a Markdown table; columns from ``right`` on are
+    right-aligned (numbers).
+
+    >>> print(render_table(["setting", "lost GPU-h"], [["0s", "3.3"], ["30m", "11.5"]], right=1))
+    setting  lost GPU-h
+    0s              3.3
+    30m            11.5
+    >>> print(render_table(["setting", "lost GPU-h"], [["0s", "3.3"]], right=1,
+    ...                    style=TableFormat.MARKDOWN))
+    | setting | lost GPU-h |
+    | :-- | --: |
+    | 0s | 3.3 |
+    """
+    first = len(header) if right is None else right
+    if style is TableFormat.MARKDOWN:
+        rule = [":--" if i < first else "--:" for i in range(len(header))]
+        return "\n".join("| " + " | ".join(cells) + " |" for cells in (header, rule, *rows))
+    lines = [tuple(header), *(tuple(row) for row in rows)]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(
+            cell.rjust(width) if i >= first else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in lines
+    )
+
+
+def format_table(summaries: Sequence[RunSummary], *, style: TableFormat = TableFormat.TEXT) -> str:
+    """A comparison table, one line per run (delays as durations), as text or Markdown.
 
     The grace and budget columns appear when some run is checkpoint-aware (blank for the others).
     """
@@ -327,10 +378,10 @@ def format_table(summaries: Sequence[RunSummary]) -> str:
         "JCT mean",
         "util",
     )
-    lines: list[tuple[str, ...]] = [header]
+    rows: list[tuple[str, ...]] = []
     for summary in summaries:
         row = _row(summary)
-        lines.append(
+        rows.append(
             (
                 *(str(row[column]) for column in settings_columns),
                 str(row["evictions"]),
@@ -344,15 +395,94 @@ def format_table(summaries: Sequence[RunSummary]) -> str:
                 f"{summary.metrics.utilisation:.1%}",
             )
         )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    text = [
-        "  ".join(
-            cell.rjust(width) if i >= len(settings_columns) else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in lines
+    return render_table(header, rows, style=style, right=len(settings_columns))
+
+
+_PARTS: Final[tuple[tuple[str, Callable[[Settings], str]], ...]] = (
+    ("reclaim", lambda s: str(s.reclaim_min_runtime)),
+    ("preempt", lambda s: str(s.preempt_min_runtime)),
+    ("policy", lambda s: s.policy),
+    ("order", _order),
+    ("checkpoint", _checkpoint),
+    ("grace", lambda s: str(s.checkpoint_grace) if s.checkpoint_aware else ""),
+    ("budget", lambda s: s.budget if s.checkpoint_aware else ""),
+    ("restart", lambda s: str(MinRuntime(s.restart_overhead))),
+    ("save", lambda s: "" if s.save_on_preempt is None else str(MinRuntime(s.save_on_preempt))),
+    ("resolve", lambda s: s.reclaim_resolve_method),
+    ("seed", lambda s: str(s.seed)),
+)
+"""The parts of a setting a table or a figure may show, with their headings."""
+
+
+def setting_columns(settings: Sequence[Settings]) -> list[tuple[str, list[str]]]:
+    """The parts that tell ``settings`` apart, as (heading, one value per setting): every part
+    with more than one value among the settings it applies to (the grace and the budget apply
+    to checkpoint-aware settings only; the others show ""); the reclaim min-runtime and the
+    policy when none differs. :func:`common_settings` says what they share.
+
+    >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("30m")],
+    ...                      policies=["none", "min-runtime"])
+    >>> setting_columns(grid)
+    [('reclaim', ['0s', '0s', '30m']), ('policy', ['none', 'min-runtime', 'min-runtime'])]
+    """
+    columns = [(heading, [part(setting) for setting in settings]) for heading, part in _PARTS]
+    varying = [(heading, values) for heading, values in columns if len(set(values) - {""}) > 1]
+    if varying:
+        return varying
+    return [(heading, values) for heading, values in columns if heading in ("reclaim", "policy")]
+
+
+def setting_names(settings: Sequence[Settings]) -> list[str]:
+    """A short name per setting: the parts :func:`setting_columns` gives, the policy bare.
+
+    >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("30m")],
+    ...                      policies=["none", "checkpoint-aware"])
+    >>> setting_names(grid)
+    ['reclaim 0s, none', 'reclaim 0s, checkpoint-aware', 'reclaim 30m, checkpoint-aware']
+    """
+    columns = setting_columns(settings)
+    return [
+        ", ".join(
+            values[i] if heading == "policy" else f"{heading} {values[i]}"
+            for heading, values in columns
+            if values[i]
+        )
+        for i in range(len(settings))
     ]
-    return "\n".join(text)
+
+
+def common_settings(settings: Sequence[Settings]) -> str:
+    """What every one of ``settings`` shares among the parts readers ask about: the
+    checkpoints, the victim order, and the checkpoint-aware grace and budget ("" if none is
+    shared).
+
+    >>> common_settings(settings_grid(reclaim=[MinRuntime(0), MinRuntime("30m")],
+    ...                               policies=["none", "checkpoint-aware"]))
+    'checkpoints drawn per job; victim order reference; checkpoint-aware: grace 10m, eviction budget off'
+    """
+    if not settings:
+        return ""
+    parts = []
+    intervals = {(setting.checkpoint_interval, setting.checkpoint_costs) for setting in settings}
+    if len(intervals) == 1:
+        interval, costs = intervals.pop()
+        if interval is None:
+            parts.append("checkpoints drawn per job" if costs else "no checkpoints")
+        else:
+            free = "" if costs else " (free)"
+            parts.append(f"checkpoints every {MinRuntime(interval)}{free}")
+    orders = {_order(setting) for setting in settings}
+    if len(orders) == 1:
+        parts.append(f"victim order {orders.pop()}")
+    aware = {
+        (setting.checkpoint_grace, setting.budget)
+        for setting in settings
+        if setting.checkpoint_aware
+    }
+    if len(aware) == 1:
+        grace, budget = aware.pop()
+        parts.append(f"checkpoint-aware: grace {grace}, eviction budget {budget}")
+    return "; ".join(parts)
 
 
 def to_json(workload: Workload, summaries: Sequence[RunSummary]) -> str:
@@ -420,259 +550,3 @@ def usage_csv(summaries: Sequence[RunSummary]) -> str:
         for time, busy in summary.usage:
             writer.writerow([summary.settings.label, time, busy])
     return buffer.getvalue()
-
-
-def _series_key(settings: Settings) -> tuple[object, ...]:
-    """What a run's series is: every setting but the reclaim min-runtime."""
-    return (
-        settings.policy,
-        settings.victim_order,
-        settings.seed,
-        settings.preempt_min_runtime,
-        settings.checkpoint_interval,
-        settings.checkpoint_costs,
-        settings.checkpoint_grace,
-        settings.budget,
-        settings.restart_overhead,
-        settings.reclaim_resolve_method,
-    )
-
-
-def _series_label(settings: Settings, summaries: Sequence[RunSummary]) -> str:
-    """The policy, and the other settings that tell this series from the others."""
-    others = [summary.settings for summary in summaries]
-    parts = [settings.policy]
-    if any(
-        (other.victim_order, other.seed) != (settings.victim_order, settings.seed)
-        for other in others
-    ):
-        parts.append(f"order {_order(settings)}")
-    protecting = [other for other in others if other.policy != "none"]
-    if settings.policy != "none" and any(
-        other.preempt_min_runtime != settings.preempt_min_runtime for other in protecting
-    ):
-        parts.append(f"preempt {settings.preempt_min_runtime}")
-    if any(
-        (other.checkpoint_interval, other.checkpoint_costs)
-        != (settings.checkpoint_interval, settings.checkpoint_costs)
-        for other in others
-    ):
-        parts.append(f"checkpoint {_checkpoint(settings)}")
-    aware = [other for other in others if other.checkpoint_aware]
-    if settings.checkpoint_aware and any(
-        (other.checkpoint_grace, other.budget) != (settings.checkpoint_grace, settings.budget)
-        for other in aware
-    ):
-        parts.append(f"grace {settings.checkpoint_grace}, budget {settings.budget}")
-    if any(other.restart_overhead != settings.restart_overhead for other in others):
-        parts.append(f"restart {MinRuntime(settings.restart_overhead)}")
-    if any(other.reclaim_resolve_method != settings.reclaim_resolve_method for other in others):
-        parts.append(settings.reclaim_resolve_method)
-    return ", ".join(parts)
-
-
-def _common(summaries: Sequence[RunSummary]) -> str:
-    """The settings every run shares that the series labels leave out: a second title line."""
-    if not summaries:
-        return ""
-    parts = []
-    intervals = {
-        (summary.settings.checkpoint_interval, summary.settings.checkpoint_costs)
-        for summary in summaries
-    }
-    if len(intervals) == 1:
-        interval, costs = intervals.pop()
-        if interval is None:
-            parts.append("checkpoints drawn per job" if costs else "no checkpoints")
-        else:
-            free = "" if costs else " (free)"
-            parts.append(f"checkpoints every {MinRuntime(interval)}{free}")
-    orders = {_order(summary.settings) for summary in summaries}
-    if len(orders) == 1:
-        parts.append(f"victim order {orders.pop()}")
-    aware = {
-        (summary.settings.checkpoint_grace, summary.settings.budget)
-        for summary in summaries
-        if summary.settings.checkpoint_aware
-    }
-    if len(aware) == 1:
-        grace, budget = aware.pop()
-        parts.append(f"checkpoint-aware: grace {grace}, eviction budget {budget}")
-    return "\n" + "; ".join(parts) if parts else ""
-
-
-_MARKERS: Final = ("o", "s", "^", "D", "v", "P", "X", "*")
-_DPI: Final = 150
-"""The figure's resolution: labels are placed at the resolution the file is written at."""
-_LABEL_SIZE: Final = 8
-"""Point labels' font size."""
-_MARKER_SIZE: Final = 6
-"""Markers' size in points."""
-_OFFSETS: Final = tuple(
-    (round(dx * radius), round(dy * radius))
-    for radius in (7, 12, 18, 26, 36, 48)
-    for dx, dy in ((1, 0), (-1, 0), (1, 0.8), (1, -0.8), (-1, 0.8), (-1, -0.8), (0, 1), (0, -1))
-)
-"""Where a point's label may go, tried in turn, as (points right, points up) of the point: beside
-it first, then diagonally, then above and below, further out each round."""
-
-
-def _load_pyplot() -> Any:
-    try:
-        matplotlib: Any = importlib.import_module("matplotlib")
-        matplotlib.use("Agg")
-        return importlib.import_module("matplotlib.pyplot")
-    except ImportError:
-        raise ImportError(
-            "--plot needs matplotlib, which is not installed: pip install matplotlib"
-        ) from None
-
-
-_Box = tuple[float, float, float, float]
-"""A display-space box: (left, bottom, right, top) in pixels."""
-
-
-def _box(extent: Any) -> _Box:
-    """A rendered artist's extent as a :data:`_Box`, one pixel wider on every side."""
-    return (extent.x0 - 1, extent.y0 - 1, extent.x1 + 1, extent.y1 + 1)
-
-
-def _overlap(a: _Box, b: _Box) -> float:
-    """The area two boxes share (0 when they only touch)."""
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    return width * height if width > 0 and height > 0 else 0.0
-
-
-def _place_labels(
-    figure: Any, axes: Any, points: Sequence[tuple[float, float]], texts: Sequence[str], color: str
-) -> None:
-    """Label each point, at the first of :data:`_OFFSETS` where the label's rendered box stays
-    inside the axes and overlaps neither a marker nor a label already placed; where none is
-    free, at the place it overlaps least. Boxes come from the Agg renderer in display space,
-    so the axes' limits and layout must be final."""
-    renderer = figure.canvas.get_renderer()
-    extent = axes.get_window_extent(renderer)
-    area = (extent.x0, extent.y0, extent.x1, extent.y1)
-    radius = _MARKER_SIZE * figure.dpi / 72 / 2 + 1
-    pixels = [(float(px), float(py)) for px, py in axes.transData.transform(points)]
-    marks = [(px - radius, py - radius, px + radius, py + radius) for px, py in pixels]
-    line: list[_Box] = []  # the segments joining the points, every 3 pixels: avoided if possible
-    for (ax, ay), (bx, by) in itertools.pairwise(pixels):
-        steps = max(1, int(math.hypot(bx - ax, by - ay) // 3))
-        for i in range(steps + 1):
-            x, y = ax + (bx - ax) * i / steps, ay + (by - ay) * i / steps
-            line.append((x - 1, y - 1, x + 1, y + 1))
-    taken: list[_Box] = []
-
-    def place(text: str, point: tuple[float, float], dx: int, dy: int) -> Any:
-        return axes.annotate(
-            text,
-            point,
-            xytext=(dx, dy),
-            textcoords="offset points",
-            horizontalalignment="left" if dx > 0 else "right" if dx < 0 else "center",
-            verticalalignment="center",
-            fontsize=_LABEL_SIZE,
-            color=color,
-        )
-
-    for point, text in zip(points, texts, strict=True):
-        best: tuple[float, tuple[int, int]] | None = None
-        for dx, dy in _OFFSETS:
-            label = place(text, point, dx, dy)
-            box = _box(label.get_window_extent(renderer))
-            outside = box[0] < area[0] or box[2] > area[2] or box[1] < area[1] or box[3] > area[3]
-            cost = 1000 * sum(_overlap(box, other) for other in (*marks, *taken))
-            cost += sum(_overlap(box, other) for other in line) + (1e12 if outside else 0)
-            label.remove()
-            if best is None or cost < best[0]:
-                best = (cost, (dx, dy))
-            if cost == 0:
-                break
-        assert best is not None
-        label = place(text, point, *best[1])
-        taken.append(_box(label.get_window_extent(renderer)))
-
-
-def plot_figure(summaries: Sequence[RunSummary], *, title: str) -> Any:
-    """The trade-off figure (a matplotlib ``Figure``): lost GPU-hours against reclaim waiting
-    GPU-hours, one panel per series (a policy, and any other setting that differs between
-    runs), all on the same axes' scales; one point per run, labelled with its reclaim
-    min-runtime, a series' points joined in the grid's order. Labels are placed where their
-    rendered boxes overlap no other label and no point, and off the lines where they can.
-
-    Needs matplotlib (``pip install matplotlib``), imported only here.
-
-    Raises:
-        ImportError: without matplotlib, saying how to install it.
-
-    >>> from minruntime_sim.synthetic import toy_workload
-    >>> from minruntime_sim import simulate
-    >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1m")], policies=["none", "min-runtime"])
-    >>> runs = [RunSummary(settings=s, metrics=simulate(toy_workload(), s).metrics) for s in grid]
-    >>> figure = plot_figure(runs, title="toy")
-    >>> [axes.get_title() for axes in figure.axes], [t.get_text() for t in figure.axes[1].texts]
-    (['none', 'min-runtime'], ['0s', '1m'])
-    """
-    pyplot = _load_pyplot()
-    series: dict[tuple[object, ...], list[RunSummary]] = {}
-    for summary in summaries:
-        series.setdefault(_series_key(summary.settings), []).append(summary)
-    count = max(1, len(series))
-    columns = min(3, count)
-    rows = -(-count // columns)
-    figure, grid = pyplot.subplots(
-        rows,
-        columns,
-        figsize=(3.9 * columns, 2.9 * rows + 0.9),
-        dpi=_DPI,
-        sharex=True,
-        sharey=True,
-        squeeze=False,
-    )
-    panels = [axes for row in grid for axes in row]
-    for axes in panels[len(series) :]:
-        axes.set_visible(False)
-    xs_all = [run.metrics.reclaim_waiting_gpu_hours for run in summaries] or [0.0]
-    ys_all = [run.metrics.lost_gpu_hours for run in summaries] or [0.0]
-    x_span = (max(xs_all) - min(xs_all)) or 1.0
-    y_span = (max(ys_all) - min(ys_all)) or 1.0
-    drawn = []
-    for number, (axes, runs) in enumerate(zip(panels, series.values(), strict=False)):
-        xs = [run.metrics.reclaim_waiting_gpu_hours for run in runs]
-        ys = [run.metrics.lost_gpu_hours for run in runs]
-        color = f"C{number % 10}"
-        axes.plot(
-            xs, ys, marker=_MARKERS[number % len(_MARKERS)], markersize=_MARKER_SIZE, color=color
-        )
-        axes.set_title(_series_label(runs[0].settings, summaries), fontsize=9, color=color)
-        axes.grid(alpha=0.3)
-        drawn.append((axes, runs, xs, ys, color))
-    # wide margins: the labels of the points at the edges must fit inside the axes
-    panels[0].set_xlim(min(xs_all) - 0.22 * x_span, max(xs_all) + 0.22 * x_span)
-    panels[0].set_ylim(min(ys_all) - 0.12 * y_span, max(ys_all) + 0.12 * y_span)
-    for axes in grid[-1]:
-        axes.set_xlabel("reclaim waiting (GPU-h)", fontsize=8)
-    for row in grid:
-        row[0].set_ylabel("lost work (GPU-h)", fontsize=8)
-    figure.suptitle(
-        title + _common(summaries) + "\npoints labelled with the reclaim min-runtime", fontsize=10
-    )
-    figure.tight_layout()
-    for axes, runs, xs, ys, color in drawn:
-        texts = [str(run.settings.reclaim_min_runtime) for run in runs]
-        _place_labels(figure, axes, list(zip(xs, ys, strict=True)), texts, color)
-    return figure
-
-
-def plot(summaries: Sequence[RunSummary], path: str | os.PathLike[str], *, title: str) -> None:
-    """Write :func:`plot_figure` to ``path`` (PNG, or any format matplotlib infers from the
-    name).
-
-    Raises:
-        ImportError: without matplotlib, saying how to install it.
-    """
-    figure = plot_figure(summaries, title=title)
-    figure.savefig(os.fspath(path), dpi=_DPI)
-    _load_pyplot().close(figure)

@@ -3,8 +3,9 @@
 One run says what one slice of one trace did on one cluster size with one seed. An operator
 acting on a figure needs to know how much of it is that choice: :func:`run_replicated` runs
 each setting of a grid on every *replicate* (a slice of the trace, a seed, a cluster size),
-:meth:`ReplicatedSummary.interval` gives a metric's mean with a 95% t-interval over the
-replicates, and :func:`compare` says in how many replicates one setting beat another, so that
+:meth:`ReplicatedSummary.interval` gives a metric's mean with a 95% bootstrap percentile
+interval over the replicates (it never leaves the range of the values, so a count's interval
+never goes below zero), and :func:`compare` says in how many replicates one setting beat another, so that
 a conclusion is flagged as holding in all of them or not.
 
 >>> from minruntime import MinRuntime
@@ -15,7 +16,7 @@ a conclusion is flagged as holding in all of them or not.
 >>> grid = settings_grid(reclaim=[MinRuntime("0s"), MinRuntime("1h")])
 >>> plain, protected = run_replicated("synthetic", grid, reps, limit=80)
 >>> plain.values("lost_gpu_seconds"), str(plain.interval("lost_gpu_seconds"))
-([10673.0, 3823.0, 8322.0, 10734.0], '8388.0 [3227.0, 13549.0]')
+([10673.0, 3823.0, 8322.0, 10734.0], '8388.0 [5535.5, 10703.5]')
 >>> str(compare(protected, plain, "lost_gpu_seconds")), str(compare(protected, plain, "evictions"))
 ('lower in 2, higher in 2 of 4: mixed', 'lower in 2, higher in 2 of 4: mixed')
 
@@ -26,38 +27,48 @@ sign depends on the slice and the seed, which one run would not show.
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
-from minruntime_sim.errors import InvalidSetting
+from minruntime_sim.errors import InvalidResults, InvalidSetting
 from minruntime_sim.metrics import Metrics
 from minruntime_sim.model import Settings
-from minruntime_sim.sweep import RunSummary, TraceSource, run_sweep
+from minruntime_sim.sweep import (
+    RunSummary,
+    TableFormat,
+    TraceSource,
+    common_settings,
+    render_table,
+    run_sweep,
+    setting_columns,
+)
 
 __all__ = [
+    "BOOTSTRAP_RESAMPLES",
+    "REPORTED",
     "Comparison",
     "Interval",
     "Replicate",
     "ReplicatedSummary",
+    "Results",
     "compare",
     "format_intervals",
+    "read_results",
     "replicated_to_json",
     "replicates",
     "run_replicated",
 ]
 
-_T_975: Final = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-)  # fmt: skip
-"""Student's t, 97.5th percentile, for 1 to 30 degrees of freedom (a standard table); 1.96
-beyond."""
+BOOTSTRAP_RESAMPLES: Final = 4000
+"""How many resamples an :class:`Interval` draws (seeded: the same values give the same
+interval)."""
 
 
 @attrs.frozen
@@ -104,12 +115,20 @@ def replicates(
 
 @attrs.frozen
 class Interval:
-    """A mean and its 95% t-interval over ``n`` values (a single value: the value itself).
+    """A mean and its 95% bootstrap percentile interval over ``n`` values (a single value: the
+    value itself).
+
+    The interval is the 2.5th to the 97.5th percentile of the means of
+    :data:`BOOTSTRAP_RESAMPLES` resamples of the values (drawn with replacement, from a fixed
+    seed, the values sorted first so that their order does not matter). Each end is a mean of
+    some of the values, so the interval stays within their range: a count or an amount of work
+    never gets an interval below zero. With few values it is the honest "anywhere between
+    these" it should be; why not Student's t: ``docs/decisions/simulator-uncertainty.md``.
 
     >>> Interval.of([10.0, 12.0, 14.0])
-    Interval(mean=12.0, low=7.031, high=16.969, n=3)
-    >>> str(Interval.of([10.0, 12.0, 14.0]))
-    '12.0 [7.0, 17.0]'
+    Interval(mean=12.0, low=10.0, high=14.0, n=3)
+    >>> str(Interval.of([0.0, 131.0, 0.0, 0.0]))
+    '32.8 [0.0, 98.2]'
     """
 
     mean: float
@@ -119,21 +138,25 @@ class Interval:
 
     @classmethod
     def of(cls, values: Sequence[float]) -> Interval:
-        """The mean of ``values`` and its 95% interval (Student's t), rounded to 3 places."""
+        """The mean of ``values`` and its 95% bootstrap percentile interval, rounded to 3
+        places.
+
+        Raises:
+            InvalidSetting: for no values.
+        """
         if not values:
             raise InvalidSetting("an interval needs at least one value")
-        mean = statistics.fmean(values)
-        if len(values) == 1:
-            return cls(mean=round(mean, 3), low=round(mean, 3), high=round(mean, 3), n=1)
-        df = len(values) - 1
-        t = _T_975[df - 1] if df <= len(_T_975) else 1.96
-        half = t * statistics.stdev(values) / math.sqrt(len(values))
-        return cls(
-            mean=round(mean, 3),
-            low=round(mean - half, 3),
-            high=round(mean + half, 3),
-            n=len(values),
+        ordered = sorted(values)
+        mean = round(statistics.fmean(ordered), 3)
+        if ordered[0] == ordered[-1]:
+            return cls(mean=mean, low=mean, high=mean, n=len(ordered))
+        draw = random.Random(0).choices
+        means = sorted(
+            statistics.fmean(draw(ordered, k=len(ordered))) for _ in range(BOOTSTRAP_RESAMPLES)
         )
+        low = means[math.floor(0.025 * BOOTSTRAP_RESAMPLES)]
+        high = means[math.ceil(0.975 * BOOTSTRAP_RESAMPLES) - 1]
+        return cls(mean=mean, low=round(low, 3), high=round(high, 3), n=len(ordered))
 
     def __str__(self) -> str:
         return f"{self.mean:.1f} [{self.low:.1f}, {self.high:.1f}]"
@@ -153,6 +176,13 @@ class ReplicatedSummary:
     def interval(self, metric: str) -> Interval:
         """A metric's mean over the replicates, with its 95% interval."""
         return Interval.of(self.values(metric))
+
+    @classmethod
+    def single(cls, summary: RunSummary) -> ReplicatedSummary:
+        """One run as a summary of one replicate (the whole trace, at its size, with the run's
+        seed), so a single run is reported and plotted as replicated runs are."""
+        rep = Replicate(window=0, windows=1, seed=summary.settings.seed, gpus=None)
+        return cls(settings=summary.settings, runs=((rep, summary.metrics),))
 
 
 def run_replicated(
@@ -233,6 +263,21 @@ class Comparison:
         everywhere, and strictly one way somewhere."""
         return (self.lower > 0) != (self.higher > 0)
 
+    @property
+    def brief(self) -> str:
+        """The verdict first, then the counts, for a table cell.
+
+        >>> Comparison(metric="evictions", lower=0, higher=4, equal=12).brief
+        'never lower (higher in 4, equal in 12)'
+        >>> Comparison(metric="evictions", lower=16, higher=0, equal=0).brief
+        'holds (lower in 16)'
+        >>> Comparison(metric="evictions", lower=0, higher=0, equal=16).brief
+        'no difference (equal in 16)'
+        """
+        text = str(self)
+        counts, _, verdict = text.rpartition(": ")
+        return f"{verdict} ({counts.rsplit(' of ', 1)[0]})"
+
     def __str__(self) -> str:
         total = self.lower + self.higher + self.equal
         if total and self.equal == total:
@@ -272,57 +317,129 @@ def compare(a: ReplicatedSummary, b: ReplicatedSummary, metric: str) -> Comparis
     )
 
 
-_REPORTED: Final = (
+REPORTED: Final = (
     ("lost_gpu_hours", "lost GPU-h"),
     ("evictions", "evictions"),
     ("reclaim_waiting_gpu_hours", "reclaim wait GPU-h"),
 )
-"""The metrics the interval table shows, with their headings."""
+"""The metrics the interval table and the figure show, with their headings."""
 
 
-def format_intervals(summaries: Sequence[ReplicatedSummary]) -> str:
-    """A plain-text table: each setting's metrics as a mean with its 95% interval, then how each
+def format_intervals(
+    summaries: Sequence[ReplicatedSummary], *, style: TableFormat = TableFormat.TEXT
+) -> str:
+    """A table of each setting's metrics as a mean with its 95% interval, then how each
     compares, replicate by replicate, with its baseline: the first setting of the grid that
     differs from it only in its protection (min-runtimes, policy), so the first of each victim
     order, checkpoint interval and cost (``holds``: the same way in every replicate).
 
+    As text (the default), each setting is named by its full label. As Markdown, the settings
+    are named by the parts that tell them apart (:func:`~minruntime_sim.sweep.setting_columns`,
+    one column each), what they share is said above the tables, and the comparisons are a
+    second table.
+
     >>> from minruntime import MinRuntime
     >>> from minruntime_sim.sweep import settings_grid
     >>> grid = settings_grid(reclaim=[MinRuntime("0s"), MinRuntime("1h")])
-    >>> print(format_intervals(run_replicated("synthetic", grid, replicates(slices=2), limit=80)))
-    setting                                                        lost GPU-h         evictions            reclaim wait GPU-h
-    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0  2.0 [-10.1, 14.1]  19.5 [-88.5, 127.5]  0.0 [0.0, 0.0]
-    reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0  1.6 [-0.8, 4.0]    18.0 [-58.2, 94.2]   0.5 [-5.4, 6.4]
+    >>> runs = run_replicated("synthetic", grid, replicates(slices=2), limit=80)
+    >>> print(format_intervals(runs))
+    setting                                                        lost GPU-h       evictions           reclaim wait GPU-h
+    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0  2.0 [1.1, 3.0]   19.5 [11.0, 28.0]   0.0 [0.0, 0.0]
+    reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0  1.6 [1.4, 1.8]   18.0 [12.0, 24.0]   0.5 [0.0, 0.9]
     <BLANKLINE>
     against reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0, over 2 replicates:
       reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0: lost GPU-h lower in 1, higher in 1 of 2: mixed; evictions lower in 1, higher in 1 of 2: mixed; reclaim wait GPU-h higher in 1, equal in 1 of 2: never lower
+    >>> print(format_intervals(runs, style=TableFormat.MARKDOWN))
+    Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean over 2 replicates [95% bootstrap interval].
+    <BLANKLINE>
+    | reclaim | lost GPU-h | evictions | reclaim wait GPU-h |
+    | :-- | --: | --: | --: |
+    | 0s | 2.0 [1.1, 3.0] | 19.5 [11.0, 28.0] | 0.0 [0.0, 0.0] |
+    | 1h | 1.6 [1.4, 1.8] | 18.0 [12.0, 24.0] | 0.5 [0.0, 0.9] |
+    <BLANKLINE>
+    Replicate by replicate, against the baseline:
+    <BLANKLINE>
+    | reclaim | against | lost GPU-h | evictions | reclaim wait GPU-h |
+    | :-- | :-- | :-- | :-- | :-- |
+    | 1h | 0s | mixed (lower in 1, higher in 1) | mixed (lower in 1, higher in 1) | never lower (higher in 1, equal in 1) |
 
-    Two replicates give wide intervals (here below zero for quantities that cannot be): the
-    comparisons say more than the intervals until there are many replicates.
+    Two replicates give wide intervals: with so few, an interval is little more than the range
+    of the values, and the comparisons say more.
     """
-    header = ("setting", *(heading for _, heading in _REPORTED))
-    lines = [header]
-    for summary in summaries:
-        lines.append(
-            (summary.settings.label, *(str(summary.interval(name)) for name, _ in _REPORTED))
-        )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    text = [
-        "  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() for line in lines
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for index, summary in enumerate(summaries):
+        groups.setdefault(_scenario(summary.settings), []).append(index)
+    pairs = [(first, other) for first, *others in groups.values() for other in others]
+    if style is TableFormat.MARKDOWN:
+        return _markdown_intervals(summaries, pairs)
+    header = ("setting", *(heading for _, heading in REPORTED))
+    rows = [
+        (summary.settings.label, *(str(summary.interval(name)) for name, _ in REPORTED))
+        for summary in summaries
     ]
-    groups: dict[tuple[object, ...], list[ReplicatedSummary]] = {}
-    for summary in summaries:
-        groups.setdefault(_scenario(summary.settings), []).append(summary)
+    text = [render_table(header, rows)]
     for first, *others in groups.values():
         if not others:
             continue
+        base = summaries[first]
         text.append("")
-        text.append(f"against {first.settings.label}, over {len(first.runs)} replicates:")
-        for summary in others:
+        text.append(f"against {base.settings.label}, over {len(base.runs)} replicates:")
+        for index in others:
+            summary = summaries[index]
             verdicts = "; ".join(
-                f"{heading} {compare(summary, first, name)}" for name, heading in _REPORTED
+                f"{heading} {compare(summary, base, name)}" for name, heading in REPORTED
             )
             text.append(f"  {summary.settings.label}: {verdicts}")
+    return "\n".join(text)
+
+
+def _markdown_intervals(
+    summaries: Sequence[ReplicatedSummary], pairs: Sequence[tuple[int, int]]
+) -> str:
+    """:func:`format_intervals` as Markdown: a sentence, the intervals, the comparisons."""
+    settings = [summary.settings for summary in summaries]
+    columns = setting_columns(settings)
+    names = [heading for heading, _ in columns]
+    shared = common_settings(settings)
+    counts = sorted({len(summary.runs) for summary in summaries})
+    over = " or ".join(map(str, counts))
+    lead = f"Every setting: {shared}. " if shared else ""
+    lead += f"Each figure: the mean over {over} replicates [95% bootstrap interval]."
+    rows = [
+        (
+            *(values[i] for _, values in columns),
+            *(str(summary.interval(name)) for name, _ in REPORTED),
+        )
+        for i, summary in enumerate(summaries)
+    ]
+    headings = [heading for _, heading in REPORTED]
+    text = [
+        lead,
+        "",
+        render_table([*names, *headings], rows, style=TableFormat.MARKDOWN, right=len(names)),
+    ]
+    if pairs:
+
+        def name(index: int) -> str:
+            return ", ".join(values[index] for _, values in columns if values[index])
+
+        verdicts = [
+            (
+                *(values[other] for _, values in columns),
+                name(first),
+                *(
+                    compare(summaries[other], summaries[first], metric).brief
+                    for metric, _ in REPORTED
+                ),
+            )
+            for first, other in pairs
+        ]
+        text += [
+            "",
+            "Replicate by replicate, against the baseline:",
+            "",
+            render_table([*names, "against", *headings], verdicts, style=TableFormat.MARKDOWN),
+        ]
     return "\n".join(text)
 
 
@@ -347,7 +464,7 @@ def replicated_to_json(summaries: Sequence[ReplicatedSummary]) -> list[dict[str,
     return [
         {
             "settings": summary.settings.to_dict(),
-            "intervals": {name: attrs.asdict(summary.interval(name)) for name, _ in _REPORTED},
+            "intervals": {name: attrs.asdict(summary.interval(name)) for name, _ in REPORTED},
             "replicates": [
                 {
                     "window": rep.window,
@@ -361,3 +478,106 @@ def replicated_to_json(summaries: Sequence[ReplicatedSummary]) -> list[dict[str,
         }
         for summary in summaries
     ]
+
+
+@attrs.frozen(kw_only=True)
+class Results:
+    """A results file read back (:func:`read_results`): what ran on, and every setting's
+    metrics in every replicate.
+
+    ``workload`` is the workload's name; ``replicates`` the replicates' labels (one, ``whole
+    trace``, for a file of single runs); ``gpus`` the cluster's size when the file says it.
+    """
+
+    workload: str
+    replicates: tuple[str, ...]
+    summaries: tuple[ReplicatedSummary, ...]
+    gpus: int | None = None
+
+
+def read_results(text: str, *, origin: str) -> Results:
+    """Read a results file written by ``minruntime-sim --json``: of replicated runs (with
+    ``--slices``, several ``--seed`` or ``--gpus``) or of single runs.
+
+    Args:
+        text: the file's text.
+        origin: where it came from, for messages (its path).
+
+    Raises:
+        InvalidResults: for anything else, naming ``origin`` and what is missing.
+
+    >>> from minruntime_sim.sweep import settings_grid
+    >>> runs = run_replicated("synthetic", settings_grid(), replicates(slices=2), limit=40)
+    >>> document = {"workload": "synthetic", "replicates": ["a", "b"],
+    ...             "settings": replicated_to_json(runs)}
+    >>> back = read_results(json.dumps(document), origin="r.json")
+    >>> back.replicates, replicated_to_json(back.summaries) == document["settings"]
+    (('a', 'b'), True)
+    """
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        raise InvalidResults(f"{origin}: not JSON ({error})") from None
+    try:
+        return _results(document)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise InvalidResults(
+            f'{origin}: not a results file of minruntime-sim --json (expected "runs" or '
+            f'"settings" as a list, with "workload"): {_problem(error)}'
+        ) from None
+
+
+def _problem(error: Exception) -> str:
+    if isinstance(error, KeyError):
+        return f"no {error.args[0]!r}"
+    return str(error)
+
+
+def _results(document: Mapping[str, Any]) -> Results:
+    if not isinstance(document, Mapping):
+        raise TypeError("the document is not an object")
+    if "settings" in document:
+        entries = document["settings"]
+        if not isinstance(entries, list):
+            raise TypeError("'settings' is not a list")
+        summaries = tuple(
+            ReplicatedSummary(
+                settings=Settings.from_dict(entry["settings"]),
+                runs=tuple(
+                    (
+                        Replicate(
+                            window=int(run["window"]),
+                            windows=int(run["windows"]),
+                            seed=int(run["seed"]),
+                            gpus=None if run["gpus"] is None else int(run["gpus"]),
+                        ),
+                        Metrics.from_dict(run["metrics"]),
+                    )
+                    for run in entry["replicates"]
+                ),
+            )
+            for entry in entries
+        )
+        return Results(
+            workload=str(document["workload"]),
+            replicates=tuple(str(label) for label in document["replicates"]),
+            summaries=summaries,
+        )
+    runs = document["runs"]
+    if not isinstance(runs, list):
+        raise TypeError("'runs' is not a list")
+    workload = document["workload"]
+    return Results(
+        workload=str(workload["name"]),
+        replicates=("whole trace",),
+        summaries=tuple(
+            ReplicatedSummary.single(
+                RunSummary(
+                    settings=Settings.from_dict(run["settings"]),
+                    metrics=Metrics.from_dict(run["metrics"]),
+                )
+            )
+            for run in runs
+        ),
+        gpus=int(workload["total_gpus"]),
+    )

@@ -81,7 +81,9 @@ def explain_report(
             with no pending pods.
 
     >>> from minruntime.kube import read_snapshot
-    >>> report = explain_report(read_snapshot([]), EXAMPLE_NOW)
+    >>> one_queue = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+    ...               "metadata": {"name": "q"}}]  # empty input is an error: one queue
+    >>> report = explain_report(read_snapshot(one_queue), EXAMPLE_NOW)
     >>> report["schema"], report["jobs"], report["plans"], report["retryAt"]
     ('minruntime.explain/v3', [], None, None)
     """
@@ -143,6 +145,7 @@ def _explain(
             lenient_config=args.lenient_config,
             strict_times=args.strict_times,
             orphans_as_top_level=args.orphans_as_top_level,
+            now=now,
         )
     except InvalidObject as error:
         if len(sources) < 2:

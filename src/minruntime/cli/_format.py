@@ -1,6 +1,6 @@
 """Text for the terminal: times, cells, aligned tables that fit the width, a safe stream.
 
->>> _short(datetime(2026, 11, 22, 12, 5, tzinfo=UTC), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+>>> short(datetime(2026, 11, 22, 12, 5, tzinfo=UTC), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
 '12:05:00'
 """
 

@@ -3,7 +3,9 @@
 >>> from datetime import UTC
 >>> from minruntime.kube import read_snapshot
 >>> from minruntime.cli._report import build_report
->>> data = report_data(build_report(read_snapshot([]), datetime(2026, 11, 22, 12, tzinfo=UTC)))
+>>> one_queue = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+...               "metadata": {"name": "q"}}]  # empty input is an error: a cluster of one queue
+>>> data = report_data(build_report(read_snapshot(one_queue), datetime(2026, 11, 22, 12, tzinfo=UTC)))
 >>> data["schema"], data["now"], data["plans"]
 ('minruntime.explain/v3', '2026-11-22T12:00:00Z', None)
 """

@@ -10,14 +10,15 @@ the queues' min-runtimes :meth:`~minruntime.Session.resolve`. The renderers (``_
 
 >>> from datetime import UTC
 >>> from minruntime.kube import read_snapshot
->>> report = build_report(read_snapshot([]), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+>>> one_queue = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+...               "metadata": {"name": "q"}}]  # empty input is an error: a cluster of one queue
+>>> report = build_report(read_snapshot(one_queue), datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
 >>> report.jobs, report.plans, report.retry_at
 ((), (), None)
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
@@ -231,6 +232,44 @@ def _queue_entries(snapshot: Snapshot) -> tuple[QueueEntry, ...]:
     return tuple(entries)
 
 
+def core_disagreements(session: Session, snapshot: Snapshot) -> tuple[str, ...]:
+    """A warning for each pod group whose ``status.schedulingState.corePods`` differs from the
+    core the rules compute (docs/spec/kubernetes.md): the scheduler's list is the core, and the
+    operator sees both lists.
+
+    >>> from minruntime.kube import read_snapshot
+    >>> from minruntime import Session
+    >>> objects = [
+    ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"name": "etl", "namespace": "ml"},
+    ...      "spec": {"queue": "q", "minMember": 1, "preemptibility": "semi-preemptible"},
+    ...      "status": {"schedulingState": {"corePods": ["etl-1"]}}},
+    ... ] + [
+    ...     {"apiVersion": "v1", "kind": "Pod",
+    ...      "metadata": {"name": f"etl-{i}", "namespace": "ml",
+    ...                   "annotations": {"pod-group-name": "etl"}},
+    ...      "status": {"phase": "Running"}}
+    ...     for i in range(2)
+    ... ]
+    >>> snapshot = read_snapshot(objects)
+    >>> core_disagreements(Session(snapshot.tree, snapshot.config, now=0), snapshot)
+    ("PodGroup/ml/etl: status.schedulingState.corePods names ['etl-1'], the rules compute ['etl-0']; the scheduler's list is used",)
+    """
+    found = []
+    for entry in snapshot.jobs:
+        named = entry.core_pods
+        if named is None:
+            continue
+        computed = sorted(str(task.id) for task in session.core_tasks(entry.job, computed=True))
+        if sorted(named) != computed:
+            found.append(
+                f"PodGroup/{entry.id}: status.schedulingState.corePods names "
+                f"{sorted(named)}, the rules compute {computed}; the scheduler's list is used"
+            )
+    return tuple(found)
+
+
 def warnings_of(snapshot: Snapshot) -> tuple[str, ...]:
     """The snapshot's warnings, with the legacy-rule fallbacks summed up in one line."""
     warnings = list(snapshot.warnings)
@@ -252,20 +291,15 @@ def warnings_of(snapshot: Snapshot) -> tuple[str, ...]:
     return tuple(warnings)
 
 
-_LEFT_OUT: Final = re.compile(
-    r": (an object without a kind|apiVersion .* is not the scheduler's \(.*\)); ignored$"
-)
-"""The reader's warnings about an object it left out whole (until it counts them itself)."""
-
-
 def left_out(snapshot: Snapshot) -> int:
-    """How many objects the reader left out: its warnings that say so.
+    """How many objects the reader left out (its problems of kind ``LEFT_OUT``).
 
     >>> from minruntime.kube import read_snapshot
-    >>> left_out(read_snapshot([{"metadata": {"name": "stray"}}]))
+    >>> left_out(read_snapshot([{"metadata": {"name": "stray"}}, {"kind": "PriorityClass",
+    ...                          "metadata": {"name": "p"}, "value": 1}]))
     1
     """
-    return sum(1 for warning in snapshot.warnings if _LEFT_OUT.search(warning))
+    return snapshot.left_out
 
 
 def preemptor_entry(preemptor: SnapshotJob | Job) -> PreemptorEntry:
@@ -363,6 +397,6 @@ def build_report(
         jobs=jobs,
         plans=tuple(plans),
         retry_at=retry_at,
-        warnings=warnings_of(snapshot),
+        warnings=warnings_of(snapshot) + core_disagreements(session, snapshot),
         running=len(running),
     )

@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Final, TextIO
+from typing import Any, BinaryIO, Final, TextIO
 
 from minruntime.errors import InvalidObject
 from minruntime.kube import _name as object_name
@@ -21,6 +23,24 @@ _EXAMPLE_RESOURCE: Final = "data/example-cluster.json"
 _MAX_INPUT_CHARACTERS: Final = 1 << 30
 """The most a snapshot file (or standard input) may hold: reading stops there, so that pointing
 the command at ``/dev/zero`` or an endless pipe is an error, not a hang."""
+
+
+def _read_bounded(handle: BinaryIO) -> bytes:
+    """A file's bytes, at most ``_MAX_INPUT_CHARACTERS + 1`` of them: a regular file of a
+    bounded size is read whole (``read(n)`` would set aside ``n`` bytes first, a gigabyte for
+    any file), anything else (a pipe, a device) in chunks until the bound is passed."""
+    info = os.fstat(handle.fileno())
+    if stat.S_ISREG(info.st_mode) and 0 < info.st_size <= _MAX_INPUT_CHARACTERS:
+        return handle.read()
+    chunks = []
+    total = 0
+    while total <= _MAX_INPUT_CHARACTERS:
+        chunk = handle.read(1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def read_sources(
@@ -39,7 +59,7 @@ def read_sources(
                 text = stdin.read(_MAX_INPUT_CHARACTERS + 1)
             else:
                 with open(path, "rb") as handle:
-                    data = handle.read(_MAX_INPUT_CHARACTERS + 1)
+                    data = _read_bounded(handle)
                 if len(data) > _MAX_INPUT_CHARACTERS:
                     raise InvalidObject(
                         f"{origin}: larger than {_MAX_INPUT_CHARACTERS} bytes (a snapshot of a "

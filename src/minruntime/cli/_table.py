@@ -40,8 +40,8 @@ def _from(resolution: Resolution | Decision | OwnProtection) -> str:
 def _names(prefix: str, names: Sequence[str]) -> str:
     """``prefix`` and as many of ``names`` as fit in a line, then how many more.
 
-    >>> _names("pods: ", [f"pod-{i}" for i in range(40)])[-30:]
-    'pod-10, pod-11, and 28 more'
+    >>> _names("pods: ", [f"pod-{i}" for i in range(40)])[-19:]
+    'pod-10, and 29 more'
     """
     shown: list[str] = []
     for i, name in enumerate(names):

@@ -12,7 +12,9 @@ pixels wide and uses only the viewer's own fonts: no script, style sheet or font
 
 >>> from minruntime.kube import read_snapshot
 >>> from minruntime.cli._report import build_report
->>> svg = timeline_svg(build_report(read_snapshot([]), datetime(2026, 11, 22, 12, tzinfo=UTC)))
+>>> one_queue = [{"apiVersion": "scheduling.run.ai/v2", "kind": "Queue",
+...               "metadata": {"name": "q"}}]  # empty input is an error: a cluster of one queue
+>>> svg = timeline_svg(build_report(read_snapshot(one_queue), datetime(2026, 11, 22, 12, tzinfo=UTC)))
 >>> svg.startswith("<svg") and 'width="1280"' in svg
 True
 """

@@ -1,0 +1,313 @@
+"""Reading a cluster at scale: ``python benchmarks/reader_scale.py`` (``--scale 0.01`` for a
+smoke run).
+
+Generates a cluster of 200 queues, 20,000 pod groups and 160,000 pods as one ``kubectl get -o
+json`` List (about 37 MB; realistic fields: metadata with labels, annotations, owner references
+and a creation time, spec, status), then measures side by side, in one run:
+
+- ``json.load`` of the file: the floor, time and peak memory (tracemalloc);
+- the reader: ``load_objects`` + ``read_snapshot`` of the file's text (what the command calls);
+- the whole ``minruntime explain FILE`` (in-process ``main``, output to a null stream), also with
+  ``--preemptor`` and ``--output json``.
+
+Every time is the best of ``--repeat`` runs, the cases interleaved (so that a busy moment of a
+shared machine hits each alike); memory is measured in separate runs (tracemalloc slows what it
+traces). Targets (issue 19): explain at most 2x ``json.load``'s time (3x with
+``--preemptor`` and JSON output), memory at most 2x its peak. Prints a table and writes
+``benchmarks/reader_scale.json`` and ``benchmarks/reader_scale.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import json
+import os
+import platform
+import random
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from minruntime.cli import main as cli_main
+from minruntime.kube import load_objects, read_snapshot
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+HERE = Path(__file__).resolve().parent
+CLASSES = {"train": 50, "build-preemptible": 75, "build": 100, "inference": 125}
+VALUES = [None, None, "0s", "5m", "10m", "30m", "1h", "2h", "-1"]
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> dict[str, Any]:
+    """A ``List`` as ``kubectl get queues,podgroups,pods,priorityclasses,configmaps -o json``
+    prints it: ``queues`` queues in two levels, ``pod_groups`` groups of ``pods`` pods."""
+    rng = random.Random(seed)
+    items: list[dict[str, Any]] = []
+    tops = max(1, queues // 20)
+    leaves: list[str] = []
+    for q in range(queues):
+        name, parent = (f"dept-{q}", None) if q < tops else (f"team-{q}", f"dept-{q % tops}")
+        spec: dict[str, Any] = {"resources": {"gpu": {"quota": 8, "limit": -1}}}
+        if parent is not None:
+            spec["parentQueue"] = parent
+            leaves.append(name)
+        for key in ("preemptMinRuntime", "reclaimMinRuntime"):
+            value = rng.choice(VALUES)
+            if value is not None:
+                spec[key] = value
+        items.append(
+            {
+                "apiVersion": "scheduling.run.ai/v2",
+                "kind": "Queue",
+                "metadata": {"name": name, "uid": f"q-{q}", "resourceVersion": str(1000 + q)},
+                "spec": spec,
+            }
+        )
+    leaves = leaves or [items[0]["metadata"]["name"]]
+    for name, priority in CLASSES.items():
+        items.append(
+            {
+                "apiVersion": "scheduling.k8s.io/v1",
+                "kind": "PriorityClass",
+                "metadata": {"name": name},
+                "value": priority,
+            }
+        )
+    arguments = {"defaultPreemptMinRuntime": "5m", "defaultReclaimMinRuntime": "15m"}
+    config = {"tiers": [{"plugins": [{"name": "minruntime", "arguments": arguments}]}]}
+    items.append(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "scheduler-config", "namespace": "kai-scheduler"},
+            "data": {"config.yaml": json.dumps(config)},
+        }
+    )
+    per_group = [pods // pod_groups] * pod_groups
+    for extra in range(pods - sum(per_group)):
+        per_group[extra % pod_groups] += 1
+    for g in range(pod_groups):
+        namespace, name, size = f"ns-{g % 40}", f"job-{g}", per_group[g]
+        running = rng.random() < 0.9
+        created = NOW - timedelta(seconds=rng.randint(600, 8 * 3600))
+        owner = [{"kind": "PyTorchJob", "name": name, "uid": f"o-{g}", "controller": True}]
+        annotations = {}
+        if running:
+            annotations["kai.scheduler/last-start-timestamp"] = _stamp(
+                created + timedelta(minutes=2)
+            )
+        group_spec: dict[str, Any] = {
+            "queue": rng.choice(leaves),
+            "minMember": size,
+            "priorityClassName": rng.choice(list(CLASSES)),
+        }
+        split = size >= 2 and rng.random() < 0.05
+        if split:
+            group_spec.pop("minMember")
+            group_spec["subGroups"] = [
+                {"name": "leader", "minMember": 1},
+                {"name": "workers", "minMember": size - 1},
+            ]
+        items.append(
+            {
+                "apiVersion": "scheduling.run.ai/v2alpha2",
+                "kind": "PodGroup",
+                "metadata": {
+                    "name": name,
+                    "namespace": namespace,
+                    "uid": f"pg-{g}",
+                    "creationTimestamp": _stamp(created),
+                    "labels": {"app": name},
+                    "annotations": annotations,
+                    "ownerReferences": owner,
+                },
+                "spec": group_spec,
+                "status": {"phase": "Running" if running else "Pending"},
+            }
+        )
+        for p in range(size):
+            labels = {"app": name}
+            if split:
+                labels["kai.scheduler/subgroup-name"] = "leader" if p == 0 else "workers"
+            pod: dict[str, Any] = {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                    "name": f"{name}-{p}",
+                    "namespace": namespace,
+                    "creationTimestamp": _stamp(created),
+                    "labels": labels,
+                    "annotations": {"pod-group-name": name},
+                    "ownerReferences": owner,
+                },
+                "spec": {
+                    "containers": [{"resources": {"limits": {"nvidia.com/gpu": "1"}}}],
+                },
+                "status": {"phase": "Running" if running else "Pending"},
+            }
+            if running:
+                pod["spec"]["nodeName"] = f"node-{rng.randrange(2000)}"
+            items.append(pod)
+    return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+
+
+def _best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _peak(fn: Callable[[], object]) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _explain(path: str, *extra: str) -> Callable[[], object]:
+    def run() -> int:
+        out, err = io.StringIO(), io.StringIO()
+        status = cli_main(
+            ["explain", path, "--now", NOW.isoformat(), *extra], stdout=out, stderr=err, now=NOW
+        )
+        if status != 0:
+            raise RuntimeError(f"explain failed ({status}): {err.getvalue()[:400]}")
+        return status
+
+    return run
+
+
+def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str, Any]:
+    """Generate the cluster at ``scale`` and measure; returns the figures (and writes them)."""
+    counts = {
+        "queues": max(2, round(200 * scale)),
+        "podGroups": max(1, round(20_000 * scale)),
+        "pods": max(1, round(160_000 * scale)),
+    }
+    cluster = make_cluster(counts["queues"], counts["podGroups"], counts["pods"])
+    pending = next(
+        f"{o['metadata']['namespace']}/{o['metadata']['name']}"
+        for o in cluster["items"]
+        if o["kind"] == "PodGroup" and o["status"]["phase"] == "Pending"
+    )
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "cluster.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(cluster, handle)
+        del cluster
+        size = os.path.getsize(path)
+
+        def load() -> object:
+            with open(path, encoding="utf-8") as handle:
+                return json.load(handle)
+
+        def reader() -> object:
+            with open(path, encoding="utf-8") as handle:
+                return read_snapshot(load_objects(handle.read(), origin=path), now=NOW)
+
+        snapshot = reader()
+        assert isinstance(
+            snapshot,
+            type(read_snapshot([{"kind": "PriorityClass", "metadata": {"name": "x"}, "value": 1}])),
+        )
+        read = {
+            "jobs": len(snapshot.jobs),
+            "tasks": sum(job.task_count for job in snapshot.jobs),
+            "problems": sum(1 for _ in snapshot.every_problem()),
+        }
+        del snapshot
+        cases: dict[str, Callable[[], object]] = {
+            "json.load": load,
+            "reader": reader,
+            "explain": _explain(path),
+            "explain --preemptor --output json": _explain(
+                path, "--preemptor", pending, "--output", "json"
+            ),
+        }
+        seconds = {name: float("inf") for name in cases}
+        for _ in range(repeat):  # interleaved, so that a busy moment hits every case alike
+            for name, fn in cases.items():
+                seconds[name] = min(seconds[name], _best(fn, 1))
+        peaks = {name: _peak(fn) for name, fn in cases.items()}
+    floor_s, floor_m = seconds["json.load"], peaks["json.load"]
+    results = {
+        "scale": scale,
+        "counts": counts,
+        "file_bytes": size,
+        "read": read,
+        "preemptor": pending,
+        "cases": {
+            name: {
+                "seconds": seconds[name],
+                "peak_bytes": peaks[name],
+                "time_ratio": seconds[name] / floor_s,
+                "memory_ratio": peaks[name] / floor_m,
+            }
+            for name in cases
+        },
+        "targets": {"explain": 2.0, "explain --preemptor --output json": 3.0, "memory": 2.0},
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        },
+        "repeat": repeat,
+    }
+    table = _table(results)
+    print(table)
+    if write:
+        (HERE / "reader_scale.json").write_text(json.dumps(results, indent=2) + "\n")
+        (HERE / "reader_scale.md").write_text(table + "\n")
+    return results
+
+
+def _table(results: dict[str, Any]) -> str:
+    counts = results["counts"]
+    lines = [
+        f"# Reading a cluster at scale ({counts['queues']} queues, {counts['podGroups']} pod "
+        f"groups, {counts['pods']} pods; {results['file_bytes'] / 1e6:.1f} MB)",
+        "",
+        f"`python benchmarks/reader_scale.py --scale {results['scale']} --repeat "
+        f"{results['repeat']}`; best of {results['repeat']}; Python "
+        f"{results['machine']['python']}, {results['machine']['cpus']} CPUs, load average "
+        f"{results['machine']['load_average']}.",
+        "",
+        "| case | time | x json.load | peak memory | x json.load |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name, case in results["cases"].items():
+        lines.append(
+            f"| {name} | {case['seconds']:.2f} s | {case['time_ratio']:.2f} | "
+            f"{case['peak_bytes'] / 2**20:.0f} MiB | {case['memory_ratio']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full cluster")
+    parser.add_argument("--repeat", type=int, default=2, help="runs per timing (the best counts)")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    options = parser.parse_args()
+    run(options.scale, repeat=options.repeat, write=not options.no_write)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""The documentation's simulator results are the committed results files, printed and drawn by
+the command: every Markdown table on the pages is ``--from-json FILE --format markdown`` of its
+file, verbatim, and every figure the pages show is committed and drawn from the same files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from minruntime_sim.sweep import TableFormat
+from minruntime_sim.uncertainty import format_intervals, read_results
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "sim" / "results"
+DOCS = ROOT / "docs"
+HOWTO = DOCS / "howto-choose-min-runtime.md"
+
+SHOWN = [
+    ("philly-uncertainty.json", "philly-protection-load4.svg"),
+    ("philly-orders.json", "philly-orders-load4.svg"),
+    ("philly-uncertainty-load5.json", "philly-protection-load5.svg"),
+    ("philly-uncertainty-load6.json", "philly-protection-load6.svg"),
+]
+
+
+@pytest.mark.parametrize(("results", "figure"), SHOWN)
+def test_the_howto_shows_each_results_file_as_the_command_prints_it(
+    results: str, figure: str
+) -> None:
+    page = HOWTO.read_text(encoding="utf-8")
+    read = read_results((RESULTS / results).read_text(encoding="utf-8"), origin=results)
+
+    assert format_intervals(read.summaries, style=TableFormat.MARKDOWN) in page
+    assert f"```{{figure}} figures/{figure}\n" in page
+    svg = (DOCS / "figures" / figure).read_text(encoding="utf-8")
+    assert svg.count("<svg") == 1
+    assert f"--from-json sim/results/{results}" in page or f"`{results}` to `{figure}`" in page
+
+
+def test_no_results_page_shows_console_output_wider_than_the_page() -> None:
+    """At 1280 px the text column holds about 92 characters of code: no line of a console or
+    text block on the simulator's pages is longer (tables are Markdown tables, which wrap), and
+    Python sessions, whose long lines are calls and sentences, wrap by the stylesheet."""
+    long = []
+    for name in ("howto-choose-min-runtime.md", "simulator.md", "checkpoint-aware.md"):
+        language = None
+        for number, line in enumerate((DOCS / name).read_text(encoding="utf-8").splitlines(), 1):
+            fence = re.match(r"^(`{3,}|~{3,})(.*)$", line)
+            if fence:
+                language = fence[2].strip() if language is None else None
+                continue
+            code = language is not None and not language.startswith(("{", "pycon"))
+            if code and len(line) > 90:
+                long.append((name, number, len(line)))
+    assert long == []
+    css = (DOCS / "_static" / "tables.css").read_text(encoding="utf-8")
+    assert (
+        "article div.highlight-pycon pre,\narticle div.highlight-console pre,\n"
+        "article div.doctest pre {\n"
+    ) in css
+    assert "  white-space: pre-wrap;" in css

@@ -1,0 +1,357 @@
+"""Pods: a Pod as a task of its pod group, and its owners (private; re-exported by the package).
+
+Each pod is read once, into a :class:`PodRecord`. A well-formed pod (the common case, by the
+hundred thousand) is read by direct look-ups; a pod with anything unexpected is read again by
+the careful path, which names what it cannot use. Both give the same record for a good pod.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, Final, NamedTuple
+
+from minruntime._text import shown
+from minruntime._time import to_ns
+from minruntime.errors import InvalidObject, InvalidTimestamp
+from minruntime.jobs import TaskStatus
+from minruntime.kube._fields import Object, get, object_name, string_entries
+from minruntime.kube._problems import Problem, ProblemKind, _problem
+from minruntime.preemptibility import Owner
+from minruntime.starttime import parse_rfc3339
+
+__all__ = [
+    "GPU_RESOURCE",
+    "POD_GROUP_ANNOTATION",
+    "SUBGROUP_LABEL",
+    "TASK_WEIGHT_ANNOTATION",
+    "PodRecord",
+    "owners",
+    "pod_task_status",
+    "read_pod",
+]
+
+POD_GROUP_ANNOTATION: Final = "pod-group-name"
+"""The pod annotation that names its PodGroup (in the pod's namespace)."""
+SUBGROUP_LABEL: Final = "kai.scheduler/subgroup-name"
+"""The pod label that names its sub-group (pod set) within the PodGroup."""
+TASK_WEIGHT_ANNOTATION: Final = "minruntime/task-weight"
+"""Pod annotation: the task's weight; without it, the pod's ``nvidia.com/gpu``, else 1."""
+GPU_RESOURCE: Final = "nvidia.com/gpu"
+
+_MAX_WEIGHT: Final = 10**6
+"""The largest weight (or GPU count) a pod may have; a larger one is refused where it is read."""
+_DECIMAL: Final = re.compile(
+    r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]{1,3})?|\.[0-9]+([eE][+-]?[0-9]{1,3})?"
+)
+_PHASES: Final = {
+    "Running": TaskStatus.RUNNING,
+    "Succeeded": TaskStatus.SUCCEEDED,
+    "Failed": TaskStatus.FAILED,
+    "Unknown": TaskStatus.UNKNOWN,
+}
+
+
+class PodRecord(NamedTuple):
+    """A pod as its pod group needs it: read once, sorted by :attr:`order`."""
+
+    order: tuple[bool, int, str]
+    """(no creation time, creation time in ns, name): the canonical order of a group's pods."""
+    name: str
+    namespace: str
+    group: str
+    sub_group: str | None
+    status: TaskStatus
+    weight: float
+    labels: Mapping[str, str]
+    annotations: Mapping[str, str]
+    obj: Object
+    problems: tuple[Problem, ...] = ()
+    """What reading the pod ignored: its job carries them."""
+
+
+def pod_task_status(obj: Object) -> TaskStatus:
+    """The task status of a Pod, from its phase and a few spec and metadata fields.
+
+    ``Pending`` is ``Gated`` with scheduling gates, ``Bound`` once it has a node, else
+    ``Pending``; ``Running``, ``Succeeded``, ``Failed`` and ``Unknown`` map to themselves; a pod
+    being deleted (``metadata.deletionTimestamp``) that still holds a node is ``Releasing``. A
+    pod without a phase is ``Pending``.
+
+    Raises:
+        InvalidObject: for a phase that is none of those, naming the pod and the field.
+
+    >>> pod_task_status({"kind": "Pod", "metadata": {"name": "p", "deletionTimestamp": "x"},
+    ...                  "spec": {"nodeName": "n1"}, "status": {"phase": "Running"}})
+    <TaskStatus.RELEASING: 'Releasing'>
+    """
+    phase = get(obj, "status.phase", str, default="Pending")
+    node = get(obj, "spec.nodeName", str)
+    deleting = get(obj, "metadata.deletionTimestamp", str) is not None
+    gated = bool(get(obj, "spec.schedulingGates", list)) if phase == "Pending" else False
+    status = _status(phase, node, deleting, gated)
+    if status is None:
+        raise InvalidObject(
+            f"{object_name(obj)} status.phase: unknown phase {shown(phase)} (expected Pending, "
+            "Running, Succeeded, Failed or Unknown)",
+            object=object_name(obj),
+            field="status.phase",
+        )
+    return status
+
+
+def _status(phase: str, node: str | None, deleting: bool, gated: bool) -> TaskStatus | None:
+    if phase == "Pending":
+        if deleting and node:
+            return TaskStatus.RELEASING
+        if gated:
+            return TaskStatus.GATED
+        return TaskStatus.BOUND if node else TaskStatus.PENDING
+    if phase == "Running" and deleting:
+        return TaskStatus.RELEASING
+    return _PHASES.get(phase)
+
+
+def _amount(value: object, bound: float = _MAX_WEIGHT) -> float | None:
+    """A weight or GPU count: a number or its ASCII decimal text, finite, 0..bound."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if len(value) > 40 or not _DECIMAL.fullmatch(value):
+            return None
+        value = float(value)
+    if isinstance(value, int):
+        value = float(value) if value < 10**300 else math.inf
+    if isinstance(value, float) and 0 <= value <= bound and math.isfinite(value):  # not NaN
+        return value
+    return None
+
+
+def _weight(
+    pod: Object, annotations: Mapping[str, str], strict: bool, problems: list[Problem]
+) -> float:
+    """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1.
+
+    An unreadable annotation or GPU amount (not a number, or not finite, or above
+    ``_MAX_WEIGHT``) is an error when ``strict``, else a problem and the fallback.
+    """
+
+    def unreadable(field: str, value: object, fallback: str) -> None:
+        too_large = _amount(value, bound=math.inf) is not None
+        message = (
+            f"{object_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
+            f"{shown(value)} (expected a number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
+        )
+        if strict:
+            raise InvalidObject(message, object=object_name(pod), field=field)
+        problems.append(
+            _problem(ProblemKind.IGNORED, pod, field, f"{message}; {fallback or 'counted as 0'}")
+        )
+
+    text = annotations.get(TASK_WEIGHT_ANNOTATION)
+    if text is not None:
+        weight = _amount(text)
+        if weight is not None:
+            return weight
+        unreadable(f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]", text, "ignored")
+    gpus = 0.0
+    spec = pod.get("spec")
+    containers = spec.get("containers") if isinstance(spec, Mapping) else None
+    for i, container in enumerate(containers if isinstance(containers, list) else ()):
+        resources = container.get("resources") if isinstance(container, Mapping) else None
+        if not isinstance(resources, Mapping):
+            continue
+        for part in ("limits", "requests"):
+            section = resources.get(part)
+            amount = section.get(GPU_RESOURCE) if isinstance(section, Mapping) else None
+            if amount is None:
+                continue
+            count = _amount(amount)
+            if count is None:
+                unreadable(f"spec.containers[{i}].resources.{part}[{GPU_RESOURCE!r}]", amount, "")
+            else:
+                gpus += count
+            break  # the limit, when set, is the amount; else the request
+    return gpus if gpus > 0 else 1.0
+
+
+def creation_ns(text: object, times: dict[object, int | None]) -> int | None:
+    """A creation time in ns (``None`` when absent or unreadable), through a per-read cache:
+    pods of one job are often created in the same second."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return times[text]
+    except KeyError:
+        pass
+    try:
+        value: int | None = to_ns(parse_rfc3339(text), "metadata.creationTimestamp")
+    except InvalidTimestamp:
+        value = None
+    times[text] = value
+    return value
+
+
+def read_pod(
+    pod: Object, times: dict[object, int | None], strict: bool, problems: list[Problem]
+) -> PodRecord | None:
+    """A pod that names a pod group, read once; ``None`` for a pod that names none (not a
+    member of any job: ignored in silence) or that cannot be read (left out, with a problem).
+    """
+    try:  # the fast path: a well-formed pod, read by direct look-ups
+        metadata = pod["metadata"]
+        annotations = metadata.get("annotations") or {}
+        group = annotations.get(POD_GROUP_ANNOTATION)
+        if not group:
+            if (type(annotations) is dict and group is None) or group == "":
+                return None
+            raise _Irregular
+        name = metadata["name"]
+        namespace = metadata.get("namespace") or ""
+        labels = metadata.get("labels") or {}
+        spec = pod.get("spec") or {}
+        status = pod.get("status") or {}
+        phase = status.get("phase") or "Pending"
+        node = spec.get("nodeName")
+        deleting = metadata.get("deletionTimestamp") is not None
+        sub_group = labels.get(SUBGROUP_LABEL) or None
+        if not (
+            type(name) is str
+            and name
+            and type(group) is str
+            and type(namespace) is str
+            and type(annotations) is dict
+            and type(labels) is dict
+            and type(spec) is dict
+            and type(phase) is str
+            and (node is None or type(node) is str)
+            and (sub_group is None or type(sub_group) is str)
+            and (not deleting or type(metadata["deletionTimestamp"]) is str)
+            and TASK_WEIGHT_ANNOTATION not in annotations
+        ):
+            raise _Irregular
+        gates = spec.get("schedulingGates")
+        state = _status(phase, node, deleting, bool(gates) and type(gates) is list)
+        if state is None or (gates is not None and type(gates) is not list):
+            raise _Irregular
+        weight = 1.0
+        containers = spec.get("containers")
+        if containers:
+            weight = _fast_gpus(containers)
+        return PodRecord(
+            _order(metadata.get("creationTimestamp"), name, times),
+            name,
+            namespace,
+            group,
+            sub_group,
+            state,
+            weight,
+            labels,
+            annotations,
+            pod,
+        )
+    except (_Irregular, KeyError, TypeError, AttributeError):
+        own: list[Problem] = []
+        record = _read_pod_carefully(pod, times, strict, own)
+        if record is None or record.group == "":
+            problems.extend(own)
+            return None
+        return record._replace(problems=tuple(own))
+
+
+class _Irregular(Exception):
+    """Something the fast path does not handle: the careful path reads the pod."""
+
+
+def _fast_gpus(containers: Any) -> float:
+    gpus = 0.0
+    for container in containers:
+        resources = container.get("resources")
+        if not resources:
+            continue
+        for part in ("limits", "requests"):
+            section = resources.get(part)
+            if section:
+                amount = section.get(GPU_RESOURCE)
+                if amount is not None:
+                    if type(amount) is str and amount.isdigit() and len(amount) <= 6:
+                        gpus += int(amount)
+                    elif type(amount) is int and 0 <= amount <= _MAX_WEIGHT:
+                        gpus += amount
+                    else:
+                        raise _Irregular
+                    break
+    return gpus if gpus > 0 else 1.0
+
+
+def _order(created: object, name: str, times: dict[object, int | None]) -> tuple[bool, int, str]:
+    ns = creation_ns(created, times)
+    return (ns is None, ns or 0, name)
+
+
+def _read_pod_carefully(
+    pod: Object, times: dict[object, int | None], strict: bool, problems: list[Problem]
+) -> PodRecord | None:
+    annotations = string_entries(pod, "metadata.annotations", problems)
+    group = annotations.get(POD_GROUP_ANNOTATION)
+    if not group:
+        return None
+    try:
+        name = get(pod, "metadata.name", str, required=True)
+        namespace = get(pod, "metadata.namespace", str, default="")
+        status = pod_task_status(pod)
+    except InvalidObject as error:
+        problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, f"{error}; left out"))
+        return None
+    labels = string_entries(pod, "metadata.labels", problems)
+    weight = _weight(pod, annotations, strict, problems)
+    metadata = pod.get("metadata")
+    created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
+    return PodRecord(
+        _order(created, name, times),
+        name,
+        namespace,
+        group,
+        labels.get(SUBGROUP_LABEL) or None,
+        status,
+        weight,
+        labels,
+        annotations,
+        pod,
+    )
+
+
+def owners(pod: Object, by_uid: Mapping[str, Object], problems: list[Problem]) -> list[Owner]:
+    """The pod's owners present in the snapshot, nearest first, following controller refs."""
+    found: list[Owner] = []
+    seen: set[str] = set()
+    current = pod
+    while True:
+        metadata = current.get("metadata")
+        references = metadata.get("ownerReferences") if isinstance(metadata, Mapping) else None
+        candidates = [r for r in references or () if isinstance(r, Mapping)]
+        if not isinstance(references, list) or not candidates:
+            return found
+        controllers = [r for r in candidates if r.get("controller")]
+        reference = (controllers or candidates)[0]
+        uid = reference.get("uid")
+        owner = by_uid.get(uid) if isinstance(uid, str) else None
+        if owner is None or uid in seen:
+            return found
+        seen.add(uid)  # type: ignore[arg-type]
+        owner_metadata = owner.get("metadata")
+        name = owner_metadata.get("name") if isinstance(owner_metadata, Mapping) else None
+        api_version = owner.get("apiVersion")
+        found.append(
+            Owner(
+                str(owner.get("kind", "")),
+                name if isinstance(name, str) else "",
+                group=api_version.split("/")[0]
+                if isinstance(api_version, str) and "/" in api_version
+                else "",
+                labels=string_entries(owner, "metadata.labels", problems),
+                annotations=string_entries(owner, "metadata.annotations", problems),
+            )
+        )
+        current = owner

@@ -1,0 +1,460 @@
+"""The snapshot: every object read into a queue tree, a configuration and jobs (private;
+re-exported by the package)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from minruntime._text import shown
+from minruntime.config import PLUGIN_NAME, Config, find_scheduler_config
+from minruntime.errors import InvalidConfiguration, InvalidObject, InvalidQueueTree, UnknownJob
+from minruntime.jobs import Job, TaskStatus
+from minruntime.kube._fields import Object, get, object_name
+from minruntime.kube._loading import flatten
+from minruntime.kube._objects import READ_KINDS, deduplicated, is_read
+from minruntime.kube._pod_groups import JobReading, read_job
+from minruntime.kube._pods import PodRecord, read_pod
+from minruntime.kube._priority import read_priority_class_fields
+from minruntime.kube._problems import Problem, ProblemKind, _problem, refuse
+from minruntime.kube._queues import misspelt_fields, read_queue_fields
+from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, PreemptibilityResult
+from minruntime.queues import Queue, QueueTree
+
+__all__ = ["Snapshot", "SnapshotJob", "read_snapshot"]
+
+
+@attrs.frozen(kw_only=True)
+class SnapshotJob:
+    """One PodGroup of a snapshot, read: the job the Session sees and what it was read from.
+
+    Attributes:
+        job: the :class:`~minruntime.Job` (its ``preemptibility`` is the determined value).
+        namespace, name: the PodGroup's.
+        priority_class: the class it names, or ``None``.
+        preemptibility: the determination, with its source and warnings.
+        problems: what reading it skipped, ignored or assumed (:class:`Problem` values).
+        left_out: the names of its pods that could not be read into it (a pod naming a
+            sub-group the PodGroup lacks, or a set): a job with any is *marked*, its answers
+            are for the pods that were read.
+        core_pods: ``status.schedulingState.corePods``, the pods the reference scheduler
+            (v0.18) protects in a semi-preemptible group, or ``None`` when absent.
+
+    >>> from minruntime.kube import read_snapshot
+    >>> snapshot = read_snapshot([
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"name": "train", "namespace": "ml"},
+    ...      "spec": {"queue": "team", "subGroups": [{"name": "workers", "minMember": 1}]}},
+    ...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "ml",
+    ...      "annotations": {"pod-group-name": "train"},
+    ...      "labels": {"kai.scheduler/subgroup-name": "chief"}}},
+    ... ])
+    >>> job = snapshot.find("ml/train")
+    >>> job.left_out, job.task_count
+    (('train-0',), 0)
+    """
+
+    job: Job
+    namespace: str
+    name: str
+    priority_class: str | None
+    preemptibility: PreemptibilityResult
+    problems: tuple[Problem, ...] = ()
+    left_out: tuple[str, ...] = ()
+    core_pods: tuple[str, ...] | None = None
+
+    @property
+    def id(self) -> str:
+        """``namespace/name``."""
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The problems, as the sentences an operator reads."""
+        return tuple(problem.message for problem in self.problems)
+
+    @property
+    def task_count(self) -> int:
+        """Pods of every status."""
+        return sum(len(pod_set.tasks) for pod_set in self.job.pod_sets)
+
+    def count(self, *statuses: TaskStatus) -> int:
+        """How many of its pods have one of ``statuses``."""
+        return sum(
+            1 for pod_set in self.job.pod_sets for task in pod_set.tasks if task.status in statuses
+        )
+
+
+@attrs.frozen(kw_only=True)
+class Snapshot:
+    """A cluster snapshot, read: the tree, the configuration, the jobs and the problems.
+
+    ``problems`` are those of the snapshot as a whole and of objects that are not a job; a
+    job's own are on its :attr:`SnapshotJob.problems`; :meth:`every_problem` gives both.
+    """
+
+    tree: QueueTree
+    config: Config
+    jobs: tuple[SnapshotJob, ...]
+    priority_classes: Mapping[str, int]
+    global_default_priority: int | None = None
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The snapshot's own problems, as the sentences an operator reads."""
+        return tuple(problem.message for problem in self.problems)
+
+    def every_problem(self) -> Iterator[Problem]:
+        """The snapshot's problems, then each job's, in the order of the jobs."""
+        yield from self.problems
+        for job in self.jobs:
+            yield from job.problems
+
+    @property
+    def left_out(self) -> int:
+        """How many objects reading left out (the command's summary line counts them)."""
+        return sum(1 for p in self.every_problem() if p.kind is ProblemKind.LEFT_OUT)
+
+    def find(self, reference: str) -> SnapshotJob:
+        """The job ``namespace/name``, or ``name`` when that name is unique.
+
+        Raises:
+            UnknownJob: (a ``LookupError``) when there is no such job, or a bare name is
+                ambiguous; the message names the reference and the expected form.
+        """
+        matches = [
+            job
+            for job in self.jobs
+            if job.id == reference or ("/" not in reference and job.name == reference)
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise UnknownJob(
+                f"no pod group {shown(reference)} in the snapshot (expected NAMESPACE/NAME of a "
+                "PodGroup, or its name when unique)",
+                reference=reference,
+            )
+        ids = ", ".join(job.id for job in matches)
+        raise UnknownJob(
+            f"pod group name {shown(reference)} is ambiguous: {ids}; use NAMESPACE/NAME",
+            reference=reference,
+            matches=(job.id for job in matches),
+        )
+
+
+def _shard_arguments(obj: Object) -> dict[str, object]:
+    arguments: dict[str, object] = {}
+    for key, argument in (
+        ("preemptMinRuntime", "defaultPreemptMinRuntime"),
+        ("reclaimMinRuntime", "defaultReclaimMinRuntime"),
+    ):
+        value = get(obj, f"spec.minRuntime.{key}", str)
+        if value is not None:
+            arguments[argument] = value
+    plugin = get(obj, f"spec.plugins.{PLUGIN_NAME}", Mapping)
+    if plugin is not None and plugin.get("arguments") is not None:
+        # An override's arguments fully replace the plugin's default arguments.
+        arguments = dict(get(obj, f"spec.plugins.{PLUGIN_NAME}.arguments", Mapping))
+    return arguments
+
+
+def _read_config(
+    documents: list[tuple[Object, str, Object]], shards: list[Object], lenient: bool
+) -> Config:
+    """The configuration: a scheduler config document wins over a SchedulingShard."""
+    if len(documents) > 1:
+        names = ", ".join(f"{_where(obj)} {field}".strip() for obj, field, _ in documents)
+        raise InvalidObject(f"more than one scheduler config in the snapshot: {names}")
+    if len(shards) > 1 and not documents:
+        names = ", ".join(object_name(shard) for shard in shards)
+        raise InvalidObject(f"more than one SchedulingShard in the snapshot: {names}")
+    ignored = (
+        [f"{object_name(shard)} ignored: the scheduler config takes precedence" for shard in shards]
+        if documents
+        else []
+    )
+    try:
+        if documents:
+            obj, field, document = documents[0]
+            origin = f"{_where(obj)} {field}".strip()
+            config = Config.from_scheduler_config(document, lenient=lenient, origin=origin)
+        elif shards:
+            obj = shards[0]
+            origin = f"{object_name(obj)} spec"
+            config = Config.from_plugin_arguments(
+                _shard_arguments(obj), lenient=lenient, origin=origin
+            )
+        else:
+            return Config(
+                warnings=[
+                    "no scheduler config or SchedulingShard in the snapshot; using the defaults"
+                ]
+            )
+    except InvalidConfiguration as error:
+        name = _where(obj)
+        where = error.origin or origin
+        path = where[len(name) :].strip() if where.startswith(name) else where
+        raise InvalidObject(str(error), object=name, field=path or None) from None
+    return attrs.evolve(config, warnings=[*ignored, *config.warnings]) if ignored else config
+
+
+def _where(obj: Object) -> str:
+    return "scheduler config document" if not obj.get("kind") else object_name(obj)
+
+
+def read_snapshot(
+    objects: Iterable[Any],
+    *,
+    lenient_config: bool = False,
+    strict_times: bool = False,
+    orphans_as_top_level: bool = False,
+    kind_defaults: Mapping[str, str] | None = None,
+    legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD,
+    now: datetime | None = None,
+    strict: bool = False,
+) -> Snapshot:
+    """Read a whole snapshot into a tree, a configuration and jobs.
+
+    Args:
+        objects: the objects (``List`` objects are flattened).
+        lenient_config: a bad plugin argument becomes a warning and the default.
+        strict_times: an unparseable start-time annotation (or weight, or checkpoint input) is
+            an error instead of a problem.
+        orphans_as_top_level: a queue whose parent is missing becomes top-level (with a warning).
+        kind_defaults: per-workload-kind preemptibility defaults (``"<Kind>.<group>"`` or
+            ``"<Kind>"`` -> value).
+        legacy_priority_threshold: for the legacy preemptibility rule.
+        now: when the snapshot is evaluated: a start time or last-eviction stamp after it is
+            used as given, with a problem naming the object. ``None``: not checked.
+        strict: every problem is an error: :class:`~minruntime.InvalidSnapshot` lists them all.
+
+    Each PodGroup becomes a job with id ``namespace/name``: its pods (annotation
+    ``pod-group-name``) grouped by sub-group (label ``kai.scheduler/subgroup-name``), its
+    priority from its PriorityClass (else the global default class, else 50), its
+    preemptibility determined from ``spec.preemptibility``, the ``kai.scheduler/preemptibility``
+    label or annotation on the pod's owners (nearest first), on the PodGroup and on the pod,
+    ``kind_defaults``, and last the legacy priority rule; its start time from the annotation
+    ``kai.scheduler/last-start-timestamp``.
+
+    One bad object never hides the rest (``docs/spec/kubernetes.md``): an object that cannot
+    be read is left out, a field with a bad value is ignored, and each is a :class:`Problem`
+    on the snapshot (or on the job it concerns) naming the object, the field and the value.
+
+    Raises:
+        InvalidObject: for input that holds no object of a kind the library reads, and for an
+            unreadable scheduler config (``lenient_config`` makes that a problem).
+        InvalidQueueTree: for a queue tree that cannot be built.
+        InvalidSnapshot: with ``strict``, for any problem.
+
+    >>> snapshot = read_snapshot([
+    ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
+    ...      "spec": {"reclaimMinRuntime": "30m"}},
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"name": "train", "namespace": "ml", "annotations": {
+    ...          "kai.scheduler/last-start-timestamp": "2026-11-22T11:50:00Z"}},
+    ...      "spec": {"queue": "team", "minMember": 1}},
+    ...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "ml",
+    ...      "annotations": {"pod-group-name": "train"}}, "status": {"phase": "Running"}},
+    ... ])
+    >>> job = snapshot.find("ml/train")
+    >>> job.job.queue, job.job.priority, str(job.preemptibility.value)
+    ('team', 50, 'preemptible')
+    """
+    problems: list[Problem] = []
+    flat: list[Object] = []
+    ours = 0
+    for obj in _objects(objects, problems):
+        kind = obj.get("kind")
+        if kind in READ_KINDS or (isinstance(kind, str) and kind.lower() in _LOWER_KINDS):
+            ours += 1
+        if is_read(obj, problems):
+            if not kind:
+                ours += 1  # a bare scheduler config
+            flat.append(obj)
+    if not ours:
+        raise InvalidObject(
+            "the snapshot holds no object of a kind the library reads (Queue, PodGroup, Pod, "
+            "PriorityClass, ConfigMap, SchedulingShard, or a scheduler config): is it the right "
+            "input?"
+        )
+    flat = deduplicated(flat, problems)
+    queues: list[Queue] = []
+    groups: list[Object] = []
+    records: list[PodRecord] = []
+    times: dict[object, int | None] = {}
+    classes: dict[str, int] = {}
+    global_default: int | None = None
+    never_classes: set[str] = set()
+    documents: list[tuple[Object, str, Object]] = []
+    shards: list[Object] = []
+    by_uid: dict[str, Object] = {}
+    queue_problems: list[str] = []
+    unreadable_configs: list[str] = []
+    for obj in flat:
+        kind = obj.get("kind")
+        if kind == "Pod":
+            record = read_pod(obj, times, strict_times, problems)
+            if record is not None:
+                records.append(record)
+            continue
+        metadata = obj.get("metadata")
+        uid = metadata.get("uid") if isinstance(metadata, Mapping) else None
+        if isinstance(uid, str):
+            by_uid[uid] = obj
+        if kind == "Queue" and _group(obj) in ("scheduling.run.ai", ""):
+            problems.extend(misspelt_fields(obj))
+            try:
+                queue = read_queue_fields(obj, problems)
+            except InvalidObject as error:
+                queue_problems.append(str(error))
+                continue
+            except InvalidQueueTree as error:
+                queue_problems.extend(error.problems)
+                continue
+            if queue is not None:
+                queues.append(queue)
+        elif kind == "PodGroup" and _group(obj) in ("scheduling.run.ai", ""):
+            groups.append(obj)
+        elif kind == "PriorityClass":
+            read = read_priority_class_fields(obj, problems)
+            if read is None:
+                continue
+            classes[read.name] = read.value
+            if read.never:
+                never_classes.add(read.name)
+            if read.global_default:
+                global_default = read.value
+        elif kind == "ConfigMap" or not kind:
+            try:
+                found = find_scheduler_config(obj, origin=_where(obj))
+            except InvalidConfiguration as error:
+                if not lenient_config:
+                    raise InvalidObject(
+                        str(error), object=object_name(obj), field=error.origin
+                    ) from None
+                unreadable_configs.append(str(error))
+                continue
+            if found is not None:
+                documents.append((obj, *found))
+        elif kind == "SchedulingShard":
+            shards.append(obj)
+    config = _read_config(documents, shards, lenient_config)
+    if unreadable_configs and not documents and not shards:
+        config = Config()  # the problems below replace "no scheduler config in the snapshot"
+    problems.extend(
+        Problem(
+            kind=ProblemKind.IGNORED,
+            message=f"{problem}; ignored (lenient config), using the defaults",
+        )
+        for problem in unreadable_configs
+    )
+    problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in config.warnings)
+    try:
+        tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
+    except InvalidQueueTree as error:
+        raise InvalidQueueTree([*queue_problems, *error.problems]) from None
+    if queue_problems:
+        raise InvalidQueueTree(queue_problems)
+    problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in tree.warnings)
+
+    group_keys: set[tuple[str, str]] = set()
+    for group in groups:
+        metadata = group.get("metadata")
+        if isinstance(metadata, Mapping) and isinstance(metadata.get("name"), str):
+            namespace = metadata.get("namespace")
+            group_keys.add((namespace if isinstance(namespace, str) else "", metadata["name"]))
+    members: dict[tuple[str, str], list[PodRecord]] = {}
+    for record in records:
+        key = (record.namespace, record.group)
+        if key not in group_keys:
+            problems.extend(record.problems)
+            problems.append(
+                _problem(
+                    ProblemKind.LEFT_OUT,
+                    record.obj,
+                    None,
+                    f"{object_name(record.obj)}: pod group {record.group!r} is not in the "
+                    "snapshot; pod ignored",
+                )
+            )
+            continue
+        members.setdefault(key, []).append(record)
+    for listed in members.values():
+        listed.sort(key=_ORDER)  # nothing below depends on the order of the input
+
+    reading = JobReading(
+        classes=classes,
+        global_default=global_default,
+        never_classes=frozenset(never_classes),
+        by_uid=by_uid,
+        strict_times=strict_times,
+        kind_defaults=kind_defaults,
+        threshold=legacy_priority_threshold,
+        now=now,
+    )
+    jobs: list[SnapshotJob] = []
+    for group in sorted(groups, key=_group_order):
+        job = read_job(group, members.get(_group_order(group), ()), reading, problems)
+        if job is None:
+            continue
+        if job.job.queue not in tree:
+            problems.append(
+                _problem(
+                    ProblemKind.ASSUMED,
+                    group,
+                    "spec.queue",
+                    f"PodGroup/{job.job.id}: queue {job.job.queue!r} is not in the snapshot; "
+                    "its decisions say the victim's queue is unknown",
+                )
+            )
+        jobs.append(SnapshotJob(**job._asdict()))
+    snapshot = Snapshot(
+        tree=tree,
+        config=config,
+        jobs=tuple(jobs),
+        priority_classes=classes,
+        global_default_priority=global_default,
+        problems=tuple(problems),
+    )
+    if strict:
+        refuse(snapshot.every_problem())
+    return snapshot
+
+
+_LOWER_KINDS = frozenset(kind.lower() for kind in READ_KINDS)
+_ORDER = operator.attrgetter("order")
+
+
+def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object]:
+    """The objects, ``List`` objects and arrays flattened: an object as ``load_objects``
+    returns it is passed on as it is; anything else goes through :func:`flatten`."""
+    for obj in objects:
+        if type(obj) is dict:
+            kind = obj.get("kind")
+            if not (type(kind) is str and kind[-4:].lower() == "list" and "items" in obj):
+                yield obj
+                continue
+        yield from flatten(obj, "snapshot", problems)
+
+
+def _group(obj: Object) -> str:
+    api_version = obj.get("apiVersion")
+    return api_version.split("/")[0] if isinstance(api_version, str) and "/" in api_version else ""
+
+
+def _group_order(group: Object) -> tuple[str, str]:
+    metadata = group.get("metadata")
+    if not isinstance(metadata, Mapping):
+        return ("", "")
+    namespace = metadata.get("namespace")
+    name = metadata.get("name")
+    return (
+        namespace if isinstance(namespace, str) else "",
+        name if isinstance(name, str) else "",
+    )

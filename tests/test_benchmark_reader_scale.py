@@ -1,0 +1,54 @@
+"""benchmarks/reader_scale.py runs at a small scale (so that it cannot rot): it generates the
+cluster it says, the reader reads all of it, and every case it measures runs."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "reader_scale.py"
+
+
+def load_benchmark() -> Any:
+    spec = importlib.util.spec_from_file_location("reader_scale", BENCHMARK)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_generated_cluster_has_the_counts_and_kinds_asked_for() -> None:
+    cluster = load_benchmark().make_cluster(40, 30, 250)
+    kinds: dict[str, int] = {}
+    for item in cluster["items"]:
+        kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
+    assert kinds == {"Queue": 40, "PriorityClass": 4, "ConfigMap": 1, "PodGroup": 30, "Pod": 250}
+    pod = next(item for item in cluster["items"] if item["kind"] == "Pod")
+    assert sorted(pod["metadata"]) == [
+        "annotations",
+        "creationTimestamp",
+        "labels",
+        "name",
+        "namespace",
+        "ownerReferences",
+    ]
+
+
+def test_the_benchmark_runs_every_case_at_a_small_scale(capsys: pytest.CaptureFixture[str]) -> None:
+    results = load_benchmark().run(0.005, repeat=1, write=False)
+    assert results["counts"] == {"queues": 2, "podGroups": 100, "pods": 800}
+    # one problem per job: no preemptibility is set, so the legacy rule decides (assumed)
+    assert results["read"] == {"jobs": 100, "tasks": 800, "problems": 100}
+    assert list(results["cases"]) == [
+        "json.load",
+        "reader",
+        "explain",
+        "explain --preemptor --output json",
+    ]
+    assert results["cases"]["json.load"]["time_ratio"] == 1.0
+    assert all(case["seconds"] > 0 and case["peak_bytes"] > 0 for case in results["cases"].values())
+    assert "| explain --preemptor --output json |" in capsys.readouterr().out

@@ -1,0 +1,152 @@
+"""Loading documents (minruntime.kube._loading, _archive, minruntime._load): duplicate keys and
+empty input are errors naming where; nesting is bounded without walking the document; a ZIP
+entry is bounded while it is read."""
+
+from __future__ import annotations
+
+import io
+import json
+import tracemalloc
+import zipfile
+
+import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from minruntime import InvalidObject
+from minruntime._load import MAX_DEPTH, DocumentError, OutOfBounds, load_json
+from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
+
+
+def test_a_json_mapping_with_a_duplicate_key_is_an_error_naming_the_key_and_its_line() -> None:
+    text = (
+        '{"kind": "List", "items": [\n'
+        '  {"kind": "Queue", "metadata": {"name": "a"}},\n'
+        '  {"kind": "Queue",\n'
+        '   "metadata": {"name": "b",\n'
+        '                "name": "c"}}\n'
+        "]}\n"
+    )
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(text, origin="queues.json")
+    assert str(caught.value) == (
+        "queues.json: duplicate key 'name' at line 5 (a mapping holds each key once)"
+    )
+    assert caught.value.object == "queues.json"
+
+
+def test_a_duplicate_key_spelt_with_an_escape_is_found() -> None:
+    with pytest.raises(DocumentError) as caught:
+        load_json('{"a": 1,\n"b": {"x": [1, {"a": 2}]},\n"\\u0061": 3}')
+    assert str(caught.value) == "duplicate key 'a' at line 3 (a mapping holds each key once)"
+
+
+def test_keys_repeated_in_different_mappings_are_not_duplicates() -> None:
+    assert load_json('[{"a": 1}, {"a": 2, "b": {"a": 3}}]') == [{"a": 1}, {"a": 2, "b": {"a": 3}}]
+
+
+def test_two_yaml_files_joined_without_a_separator_are_an_error_naming_the_key() -> None:
+    pytest.importorskip("yaml")
+    text = (
+        "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: a}\n"
+        "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata: {name: b}\n"
+    )
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(text, origin="<stdin>")
+    assert str(caught.value) == (
+        "<stdin>: not valid YAML: duplicate key 'apiVersion' at line 4 (first at line 1; a "
+        "mapping holds each key once: are two documents joined without ---?)"
+    )
+
+
+def test_a_yaml_merge_key_may_be_overridden() -> None:
+    pytest.importorskip("yaml")
+    text = "base: &b {kind: Queue, x: 1}\nq:\n  <<: *b\n  x: 2\n"
+    assert load_objects(text) == [
+        {"base": {"kind": "Queue", "x": 1}, "q": {"kind": "Queue", "x": 2}}
+    ]
+
+
+@pytest.mark.parametrize("text", ["", "  \n", "---\n", "# nothing\n"])
+def test_empty_input_is_an_error(text: str) -> None:
+    if text.strip() and text.strip() != "" and not text.lstrip().startswith(("[", "{")):
+        pytest.importorskip("yaml")
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(text, origin="f.yaml")
+    assert str(caught.value) == (
+        "f.yaml: empty input (no objects): did the command that wrote it fail?"
+    )
+
+
+def test_an_empty_list_is_input_with_no_object_of_ours() -> None:
+    objects = load_objects('{"apiVersion": "v1", "kind": "List", "items": []}')
+    assert objects == []
+    with pytest.raises(InvalidObject) as caught:
+        read_snapshot(objects)
+    assert str(caught.value).startswith("the snapshot holds no object of a kind the library reads")
+
+
+def nested(depth: int, wide: bool) -> str:
+    """``depth`` levels of brackets, with strings holding brackets and escapes on the way."""
+    text = '"x"'
+    for level in range(depth):
+        if level % 2:
+            text = f'{{"k\\"[{level}": {text}, "s": "]}}\\\\"}}'
+        else:
+            text = f'["{{[", {text}{", []" if wide else ""}]'
+    return text
+
+
+def walked_depth(value: object) -> int:
+    """The nesting of a parsed value, by a walk (what the bound must agree with)."""
+    if isinstance(value, dict):
+        return 1 + max((walked_depth(child) for child in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((walked_depth(child) for child in value), default=0)
+    return 0
+
+
+@given(st.integers(MAX_DEPTH - 5, MAX_DEPTH + 3), st.booleans())
+def test_the_depth_bound_is_exact_without_walking_the_document(levels: int, wide: bool) -> None:
+    """A document nested ``MAX_DEPTH`` deep is read, one level more is refused, whatever
+    brackets, quotes and escapes its strings hold."""
+    text = nested(levels, wide)
+    depth = walked_depth(json.loads(text))
+    event("refused" if depth > MAX_DEPTH else "read")
+    if depth > MAX_DEPTH:
+        with pytest.raises(OutOfBounds):
+            load_json(text)
+    else:
+        assert load_json(text) == json.loads(text)
+
+
+def snapshot_zip(member: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("snapshot.json", member)
+    return buffer.getvalue()
+
+
+def test_a_zip_bomb_entry_fails_as_soon_as_it_passes_the_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """50 MB of zeros compress to ~50 kB; reading stops past the bound, long before the whole."""
+    size = 50 * 2**20
+    bomb = snapshot_zip(b"0" * size)
+    assert len(bomb) < size // 500
+    monkeypatch.setattr("minruntime.kube._archive.MAX_ARCHIVE_MEMBER", 2**20)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidObject) as caught:
+            load_snapshot_archive(bomb, origin="bomb.zip")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert str(caught.value) == "bomb.zip: snapshot.json expands to more than 1048576 bytes"
+    assert peak < 8 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+def test_a_zip_entry_under_the_bound_is_read_whole() -> None:
+    document = {"rawObjects": {"queues": [{"metadata": {"name": "q"}}]}, "pad": "0" * 200_000}
+    objects = load_snapshot_archive(snapshot_zip(json.dumps(document).encode()))
+    assert [o["metadata"]["name"] for o in objects] == ["q"]

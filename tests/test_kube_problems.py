@@ -1,0 +1,240 @@
+"""One bad object never hides the rest (docs/spec/kubernetes.md, docs/spec/sub-group-trees.md):
+the reader leaves out what it cannot read, ignores a bad value, and returns each as a Problem
+naming the object; ``strict`` refuses any; stamps after now are named.
+
+The base is the bundled example cluster (real-shaped: ``kubectl get -o json`` objects), with one
+bad object of each kind added."""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from minruntime import InvalidSnapshot, UnknownJob
+from minruntime.kube import (
+    LAST_EVICTION_ANNOTATION,
+    SUBGROUP_LABEL,
+    ObjectRef,
+    Problem,
+    ProblemKind,
+    read_snapshot,
+)
+from minruntime.starttime import START_TIME_ANNOTATION
+
+JSON = dict[str, Any]
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+EXAMPLE: list[JSON] = json.loads(
+    resources.files("minruntime").joinpath("data/example-cluster.json").read_text(encoding="utf-8")
+)["items"]
+
+
+def example_pod(name: str) -> JSON:
+    (found,) = (o for o in EXAMPLE if o["kind"] == "Pod" and o["metadata"]["name"] == name)
+    return copy.deepcopy(found)
+
+
+def bad_objects() -> list[Any]:
+    """One bad object of each kind the contract names."""
+    ghost = example_pod("llama-sft-workers-3")
+    ghost["metadata"]["name"] = "llama-sft-ghost-0"
+    ghost["metadata"]["labels"][SUBGROUP_LABEL] = "ghost"  # a sub-group llama-sft lacks
+    at_set = example_pod("llm-serve-disagg-router-0")
+    at_set["metadata"]["name"] = "llm-serve-disagg-stray-0"
+    at_set["metadata"]["labels"][SUBGROUP_LABEL] = "decode"  # a set, not a leaf
+    cycle = {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": {"name": "loop", "namespace": "nlp-team"},
+        "spec": {
+            "queue": "research-nlp",
+            "subGroups": [
+                {"name": "a", "parent": "b"},
+                {"name": "b", "parent": "a"},
+                {"name": "leaf", "parent": "a", "minMember": 1},
+            ],
+        },
+    }
+    cycle_pod = example_pod("llama-sft-workers-3")
+    cycle_pod["metadata"]["name"] = "loop-0"
+    cycle_pod["metadata"]["annotations"]["pod-group-name"] = "loop"
+    nameless = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {}}
+    priority = {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": "odd"},
+        "value": 10,
+        "globalDefault": "yes",  # a bad value: ignored
+    }
+    return [ghost, at_set, cycle, cycle_pod, nameless, "not an object", priority]
+
+
+def test_one_bad_object_of_each_kind_leaves_everything_else_read() -> None:
+    good = read_snapshot(EXAMPLE, now=NOW)
+    snapshot = read_snapshot([*EXAMPLE, *bad_objects()], now=NOW)
+    assert [job.id for job in snapshot.jobs] == [job.id for job in good.jobs]
+    assert [job.job for job in snapshot.jobs] == [job.job for job in good.jobs]
+    assert list(snapshot.tree) == list(good.tree)
+    assert dict(snapshot.priority_classes) == {**good.priority_classes, "odd": 10}
+    assert snapshot.find("nlp-team/llama-sft").left_out == ("llama-sft-ghost-0",)
+    assert snapshot.find("nlp-team/llm-serve-disagg").left_out == ("llm-serve-disagg-stray-0",)
+    with pytest.raises(UnknownJob):
+        snapshot.find("nlp-team/loop")
+    new = [p for p in snapshot.every_problem() if p not in set(good.every_problem())]
+    assert [(p.kind, str(p.object) if p.object else None, p.field) for p in new] == [
+        (ProblemKind.LEFT_OUT, None, None),
+        (ProblemKind.LEFT_OUT, "Queue/<unnamed>", "metadata.name"),
+        (ProblemKind.IGNORED, "PriorityClass/odd", "globalDefault"),
+        (ProblemKind.LEFT_OUT, "PodGroup/nlp-team/loop", "spec.subGroups[0]"),
+        (
+            ProblemKind.LEFT_OUT,
+            "Pod/nlp-team/llama-sft-ghost-0",
+            "metadata.labels['kai.scheduler/subgroup-name']",
+        ),
+        (ProblemKind.INCOMPLETE, "PodGroup/nlp-team/llama-sft", None),
+        (
+            ProblemKind.LEFT_OUT,
+            "Pod/nlp-team/llm-serve-disagg-stray-0",
+            "metadata.labels['kai.scheduler/subgroup-name']",
+        ),
+        (ProblemKind.INCOMPLETE, "PodGroup/nlp-team/llm-serve-disagg", None),
+    ]
+    assert [p.message for p in new] == [
+        "snapshot: expected a Kubernetes object, found str 'not an object'; left out",
+        "Queue/<unnamed> metadata.name: missing (required); left out",
+        "PriorityClass/odd globalDefault: expected a boolean, got 'yes'; ignored",
+        "PodGroup/nlp-team/loop spec.subGroups[0]: sub-group 'a': its parents form a cycle; "
+        "left out; its 1 pods are left out with it",
+        "Pod/nlp-team/llama-sft-ghost-0 metadata.labels['kai.scheduler/subgroup-name']: "
+        "sub-group 'ghost' is not a sub-group of PodGroup/nlp-team/llama-sft (its pod sets: "
+        "'launcher', 'workers'); left out of its job",
+        "PodGroup/nlp-team/llama-sft: read without 1 of its pods (llama-sft-ghost-0), left "
+        "out: its answers are for the pods that are read",
+        "Pod/nlp-team/llm-serve-disagg-stray-0 metadata.labels['kai.scheduler/subgroup-name']: "
+        "sub-group 'decode' of PodGroup/nlp-team/llm-serve-disagg holds sub-groups, not pods "
+        "(its pod sets: 'decode-0', 'decode-1', 'router'); left out of its job",
+        "PodGroup/nlp-team/llm-serve-disagg: read without 1 of its pods "
+        "(llm-serve-disagg-stray-0), left out: its answers are for the pods that are read",
+    ]
+    assert snapshot.left_out == 5
+
+
+def test_strict_reading_refuses_every_problem_at_once() -> None:
+    with pytest.raises(InvalidSnapshot) as caught:
+        read_snapshot([*EXAMPLE, *bad_objects()], now=NOW, strict=True)
+    snapshot = read_snapshot([*EXAMPLE, *bad_objects()], now=NOW)
+    assert caught.value.problems == tuple(snapshot.every_problem())
+    assert len(caught.value.problems) == 26
+    assert str(caught.value).startswith("the snapshot has 26 problems (strict reading):\n  - ")
+    assert isinstance(caught.value, ValueError)
+
+
+def test_strict_reading_of_a_clean_snapshot_is_the_snapshot() -> None:
+    objects: list[JSON] = [
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "scheduler-config"},
+            "data": {"config.yaml": json.dumps({"tiers": [{"plugins": [{"name": "proportion"}]}]})},
+        },
+    ]
+    # a configuration without a minruntime plugin says it used the defaults: a problem
+    with pytest.raises(InvalidSnapshot):
+        read_snapshot(objects, strict=True)
+    objects[1]["data"]["config.yaml"] = json.dumps(
+        {"tiers": [{"plugins": [{"name": "minruntime", "arguments": {}}]}]}
+    )
+    assert list(read_snapshot(objects, strict=True).tree) == ["q"]
+
+
+def group_with(annotations: JSON) -> list[JSON]:
+    return [
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
+        {
+            "apiVersion": "scheduling.run.ai/v2alpha2",
+            "kind": "PodGroup",
+            "metadata": {"name": "train", "namespace": "ml", "annotations": annotations},
+            "spec": {"queue": "q", "preemptibility": "preemptible"},
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "field"),
+    [
+        (START_TIME_ANNOTATION, "metadata.annotations['kai.scheduler/last-start-timestamp']"),
+        (LAST_EVICTION_ANNOTATION, "metadata.annotations['kai.scheduler/last-eviction-timestamp']"),
+    ],
+)
+def test_a_stamp_after_now_is_used_as_given_with_a_problem_naming_the_object(
+    key: str, field: str
+) -> None:
+    (job,) = read_snapshot(group_with({key: "2026-11-22T12:30:00Z"}), now=NOW).jobs
+    (problem,) = job.problems
+    assert problem == Problem(
+        kind=ProblemKind.SUSPECT,
+        object=ObjectRef(kind="PodGroup", namespace="ml", name="train"),
+        field=field,
+        message=f"PodGroup/ml/train {field}: 2026-11-22T12:30:00+00:00 is after now "
+        "(2026-11-22T12:00:00+00:00); used as given (a clock skew, or a wrong --now?)",
+    )
+    moment = datetime(2026, 11, 22, 12, 30, tzinfo=UTC)
+    used = job.job.start_time if key == START_TIME_ANNOTATION else job.job.inputs.last_eviction  # type: ignore[union-attr]
+    assert used == moment
+
+
+def test_a_stamp_at_now_or_without_now_is_not_a_problem() -> None:
+    stamps = {START_TIME_ANNOTATION: "2026-11-22T12:00:00Z"}
+    assert read_snapshot(group_with(stamps), now=NOW).jobs[0].problems == ()
+    later = {START_TIME_ANNOTATION: "2026-11-22T12:30:00Z"}
+    assert read_snapshot(group_with(later)).jobs[0].problems == ()
+
+
+def test_core_pods_from_the_status_are_read_onto_the_job() -> None:
+    objects = group_with({})
+    objects[1]["status"] = {"schedulingState": {"corePods": ["train-1", "train-0"]}}
+    (job,) = read_snapshot(objects).jobs
+    assert (job.core_pods, job.job.core_pods) == (("train-1", "train-0"), ("train-1", "train-0"))
+    objects[1]["status"] = {"schedulingState": {"corePods": "train-0"}}
+    (job,) = read_snapshot(objects).jobs
+    assert job.core_pods is None
+    assert job.warnings == (
+        "PodGroup/ml/train status.schedulingState.corePods: expected a list, got 'train-0'; "
+        "ignored",
+    )
+    assert read_snapshot(group_with({})).jobs[0].core_pods is None
+
+
+def test_min_member_and_min_sub_group_zero_are_accepted() -> None:
+    objects = group_with({})
+    objects[1]["spec"].update(
+        subGroups=[
+            {"name": "optional", "minSubGroup": 0},
+            {"name": "extra", "parent": "optional", "minMember": 0},
+        ]
+    )
+    (job,) = read_snapshot(objects).jobs
+    assert (job.job.sub_groups[0].min_sub_group, job.job.pod_sets[0].min_available) == (0, 0)
+    assert job.problems == ()
+    flat = group_with({})
+    flat[1]["spec"]["minMember"] = 0
+    assert read_snapshot(flat).jobs[0].job.pod_sets[0].min_available == 0
+
+
+def test_a_conflicting_duplicate_pod_leaves_both_out_and_the_job_keeps_the_rest() -> None:
+    pod = example_pod("llama-sft-workers-3")
+    other = copy.deepcopy(pod)
+    other["status"]["phase"] = "Pending"
+    snapshot = read_snapshot([*EXAMPLE, other])
+    tasks = [task.id for task in snapshot.find("nlp-team/llama-sft").job.tasks()]
+    assert "llama-sft-workers-3" not in tasks
+    assert len(tasks) == 4
+    assert [str(p) for p in snapshot.problems if p.kind is ProblemKind.LEFT_OUT] == [
+        "Pod/nlp-team/llama-sft-workers-3: the snapshot holds two different objects of this "
+        "name (a snapshot must hold one version of each object); both left out"
+    ]
