@@ -43,6 +43,9 @@ myst_heading_anchors = 3
 autodoc_member_order = "bysource"
 autodoc_class_signature = "mixed"
 autodoc_typehints = "signature"
+# a signature's builtin ``object`` is looked up as a name, and finds the ``object`` attributes of
+# InvalidObject and kube.Problem: an ambiguity of the lookup, not of the docs
+suppress_warnings = ["ref.python"]
 add_module_names = False
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
