@@ -12,7 +12,9 @@ same functions as the batch form's: the preemptor's own rule (:func:`preemptor_r
 fundamentals of the two queues (:func:`queue_refusal`), then the :class:`Group` of each victim
 queue (its min-runtime, its section 16 settings, its threshold). Only the min-runtime of a group
 is found faster: every victim queue below one *walk start* (the queue a resolution starts from)
-shares it, so it is asked once per walk start. A group split by its threshold costs one binary
+shares it, so it is asked once per walk start; where no section 16 protection is on, the
+groups of a walk start off the preemptor's path are taken in one pass under that one threshold
+(:func:`queue_refusal` still asked once per victim queue). A group split by its threshold costs one binary
 search; a group the threshold cannot decide (a section 16 protection on, or a preempt, whose
 priorities differ by victim) goes through :func:`judge`, so nothing is decided twice in two ways.
 The answer lists the victims in the order of the running jobs given.
@@ -21,8 +23,9 @@ The answer lists the victims in the order of the running jobs given.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
-from itertools import compress
+from collections.abc import Sequence
+from functools import partial
+from itertools import islice, repeat
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from minruntime._eligibility import (
@@ -49,20 +52,22 @@ _ALWAYS: Final = -FOREVER_NS
 
 
 class _Queue:
-    """The running jobs of one victim queue: their input indices, rows and keys in input order,
-    and their keys sorted (for one binary search)."""
+    """The running jobs of one victim queue: their input indices and rows in input order, and
+    their keys sorted with the input indices in that order (one binary search gives the free
+    prefix)."""
 
-    __slots__ = ("indices", "keys", "path", "queue", "rows", "sorted_keys")
+    __slots__ = ("by_key", "indices", "path", "queue", "rows", "sorted_keys")
 
     def __init__(
         self, queue: str, path: tuple[str, ...], members: list[tuple[int, int, int]]
     ) -> None:
         self.queue = queue
         self.path = path
-        self.keys = [key for key, _, _ in members]
         self.indices = [index for _, index, _ in members]
         self.rows = [row for _, _, row in members]
-        self.sorted_keys = sorted(self.keys)
+        members.sort()  # by key, then input index
+        self.sorted_keys = [key for key, _, _ in members]
+        self.by_key = [index for _, index, _ in members]
 
 
 class Answer(NamedTuple):
@@ -90,6 +95,7 @@ class VictimIndex(Generic[J]):
     """
 
     __slots__ = (
+        "_names",
         "_order",
         "_position",
         "_queues",
@@ -133,6 +139,7 @@ class VictimIndex(Generic[J]):
         ]
         groups.sort(key=lambda group: position.get(group.queue, last)[0])
         self._queues = groups
+        self._names = [group.queue for group in groups]
         self._order = {group.queue: number for number, group in enumerate(groups)}
         self._starts = [position.get(group.queue, last)[0] for group in groups]
         self._position = position
@@ -172,21 +179,51 @@ class VictimIndex(Generic[J]):
                 first, last = self._span(ancestor)
                 marks[first] = marks.get(first, 0) + 1
                 marks[last] = marks.get(last, 0) - 1
-        candidates: Iterable[tuple[int, _Queue]] = enumerate(self._queues)
+        # Where no section 16 protection is on, a walk start that is not on the preemptor's
+        # path is one unit: the groups of its subtree, consecutive, share one threshold.
+        units = walk and lca and not protections_on
+        on_path = frozenset(tree.path(pre_queue)) if units else frozenset()
+        refusal = partial(queue_refusal, act, pre_queue)
+        all_queues, names = self._queues, self._names
+        candidates: Sequence[int] = range(len(all_queues))
         if act is Action.PREEMPT:  # queue_refusal refuses every queue but the preemptor's
             own = self._order.get(pre_queue)
-            candidates = () if own is None else [(own, self._queues[own])]
+            candidates = () if own is None else (own,)
         shared = 0
         walked_from: str | None = None
         min_runtime = None
         walked = None
-        for number, members in candidates:
+        place = 0
+        while place < len(candidates):
+            number = candidates[place]
+            place += 1
+            members = all_queues[number]
             step = marks.get(number)
             if step:
                 shared += step
             queue = members.queue
             if queue_refusal(act, pre_queue, queue, known) is not None:
                 continue
+            if units and (start := below_shared(members.path, shared)) not in on_path:
+                first, last = self._span(start)
+                # queue_refusal once per victim queue of the unit (a reason is truthy); the
+                # shared depth does not change inside the unit (no ancestor's subtree of the
+                # preemptor begins or ends there)
+                if first == number and not any(
+                    map(refusal, islice(names, first, last), repeat(known))
+                ):
+                    place = last
+                    unit = groups.of(resolver.from_start(act, start), NO_SETTINGS)
+                    if unit.never:
+                        continue
+                    threshold = unit.threshold
+                    for members in islice(all_queues, first, last):
+                        count = bisect_right(members.sorted_keys, threshold)
+                        if count == len(members.by_key):
+                            answer += members.by_key
+                        elif count:
+                            answer += members.by_key[:count]
+                    continue
             group: Group
             if walk:
                 start = (
@@ -229,9 +266,9 @@ class VictimIndex(Generic[J]):
             # binary search says whether all, none or some are free
             threshold = group.threshold
             count = bisect_right(members.sorted_keys, threshold)
-            if count == len(members.keys):
-                answer += members.indices
+            if count == len(members.by_key):
+                answer += members.by_key
             elif count:
-                answer += compress(members.indices, map(threshold.__ge__, members.keys))
-        answer.sort()  # runs in input order, one per group: merged back into the input order
+                answer += members.by_key[:count]
+        answer.sort()  # one run per group, in key order: sorted back into the input order
         return Answer(answer, judged, lookups, misses, protections)
