@@ -13,8 +13,9 @@ fundamentals of the two queues (:func:`queue_refusal`), then the :class:`Group` 
 queue (its min-runtime, its section 16 settings, its threshold). Only the min-runtime of a group
 is found faster: every victim queue below one *walk start* (the queue a resolution starts from)
 shares it, so it is asked once per walk start; where no section 16 protection is on, the
-groups of a walk start off the preemptor's path are taken in one pass under that one threshold
-(:func:`queue_refusal` still asked once per victim queue). A group split by its threshold costs one binary
+groups of a walk start off the preemptor's path are one unit under that one threshold: its
+victims, sorted by key once (on first use) and kept for the cycle, give their free prefix by one
+binary search (:func:`queue_refusal` still asked once per victim queue). A group split by its threshold costs one binary
 search; a group the threshold cannot decide (a section 16 protection on, or a preempt, whose
 priorities differ by victim) goes through :func:`judge`, so nothing is decided twice in two ways.
 The answer lists the victims in the order of the running jobs given.
@@ -25,7 +26,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import partial
-from itertools import islice, repeat
+from itertools import chain, islice, repeat
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from minruntime._eligibility import (
@@ -70,6 +71,20 @@ class _Queue:
         self.by_key = [index for _, index, _ in members]
 
 
+class _Unit:
+    """The running jobs of one walk start's subtree (consecutive groups): their input indices
+    sorted by key, and those keys (one binary search gives the free prefix). Built on first
+    use, then shared."""
+
+    __slots__ = ("by_key", "sorted_keys")
+
+    def __init__(self, groups: Sequence[_Queue], keys: list[int]) -> None:
+        self.by_key = sorted(
+            chain.from_iterable(group.by_key for group in groups), key=keys.__getitem__
+        )
+        self.sorted_keys = list(map(keys.__getitem__, self.by_key))
+
+
 class Answer(NamedTuple):
     """The input indices of the eligible running jobs (in input order), and what judging the
     groups the threshold could not decide counted (see :class:`~minruntime._eligibility.
@@ -95,6 +110,7 @@ class VictimIndex(Generic[J]):
     """
 
     __slots__ = (
+        "_keys",
         "_names",
         "_order",
         "_position",
@@ -103,6 +119,7 @@ class VictimIndex(Generic[J]):
         "_starts",
         "_table",
         "_tree",
+        "_units",
         "jobs",
     )
 
@@ -125,11 +142,13 @@ class VictimIndex(Generic[J]):
             table.flags,
         )
         by_queue: dict[str, list[tuple[int, int, int]]] = {}
+        self._keys = keys = [0] * len(jobs)
         for index, row in enumerate(rows):
             if barriers[row] is not None:
                 continue  # refused whatever the preemptor: the same answer for every preemptor
             start = starts[row]
             key = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
+            keys[index] = key
             by_queue.setdefault(queues[row], []).append((key, index, row))
         position = tree.preorder()
         last = (len(position), len(position))
@@ -140,6 +159,7 @@ class VictimIndex(Generic[J]):
         groups.sort(key=lambda group: position.get(group.queue, last)[0])
         self._queues = groups
         self._names = [group.queue for group in groups]
+        self._units: dict[str, _Unit] = {}
         self._order = {group.queue: number for number, group in enumerate(groups)}
         self._starts = [position.get(group.queue, last)[0] for group in groups]
         self._position = position
@@ -152,6 +172,15 @@ class VictimIndex(Generic[J]):
         """The groups of ``queue``'s subtree: a range of indices into ``_queues``."""
         first, last = self._position[queue]
         return bisect_left(self._starts, first), bisect_left(self._starts, last)
+
+    def _unit(self, start: str, first: int, last: int) -> _Unit:
+        """The unit of a walk start whose groups are ``[first, last)`` (built whole, then
+        published: threads may share it)."""
+        unit = self._units.get(start)
+        if unit is None:
+            built = _Unit(self._queues[first:last], self._keys)
+            unit = self._units.setdefault(start, built)
+        return unit
 
     def eligible(self, act: Action, pre: JobFacts, groups: Groups, now_ns: int) -> Answer:
         """The running jobs ``pre`` may take, as input indices in input order."""
@@ -213,16 +242,11 @@ class VictimIndex(Generic[J]):
                     map(refusal, islice(names, first, last), repeat(known))
                 ):
                     place = last
-                    unit = groups.of(resolver.from_start(act, start), NO_SETTINGS)
-                    if unit.never:
+                    shares = groups.of(resolver.from_start(act, start), NO_SETTINGS)
+                    if shares.never:
                         continue
-                    threshold = unit.threshold
-                    for members in islice(all_queues, first, last):
-                        count = bisect_right(members.sorted_keys, threshold)
-                        if count == len(members.by_key):
-                            answer += members.by_key
-                        elif count:
-                            answer += members.by_key[:count]
+                    unit = self._unit(start, first, last)
+                    answer += unit.by_key[: bisect_right(unit.sorted_keys, shares.threshold)]
                     continue
             group: Group
             if walk:
