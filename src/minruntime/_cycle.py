@@ -26,8 +26,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import partial
-from itertools import chain, islice, repeat
-from typing import Final, Generic, NamedTuple, TypeVar
+from itertools import chain, compress, islice, repeat
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from minruntime._eligibility import (
     ALLOWED,
@@ -86,11 +86,10 @@ class _Unit:
 
 
 class Answer(NamedTuple):
-    """The input indices of the eligible running jobs (in input order), and what judging the
-    groups the threshold could not decide counted (see :class:`~minruntime._eligibility.
-    Judgement`)."""
+    """The eligible running jobs (in input order), and what judging the groups the threshold
+    could not decide counted (see :class:`~minruntime._eligibility.Judgement`)."""
 
-    indices: list[int]
+    victims: list[Any]
     decisions: list[Reason]
     lookups: int
     misses: int
@@ -183,7 +182,7 @@ class VictimIndex(Generic[J]):
         return unit
 
     def eligible(self, act: Action, pre: JobFacts, groups: Groups, now_ns: int) -> Answer:
-        """The running jobs ``pre`` may take, as input indices in input order."""
+        """The running jobs ``pre`` may take, in input order."""
         if preemptor_refusal(pre, now_ns) is not None:
             return Answer([], [], 0, 0, {})  # a preemptor within its delay takes no victim
         tree, resolver, table = self._tree, self._resolver, self._table
@@ -294,5 +293,17 @@ class VictimIndex(Generic[J]):
                 answer += members.by_key
             elif count:
                 answer += members.by_key[:count]
-        answer.sort()  # one run per group, in key order: sorted back into the input order
-        return Answer(answer, judged, lookups, misses, protections)
+        return Answer(self._in_input_order(answer), judged, lookups, misses, protections)
+
+    def _in_input_order(self, answer: list[int]) -> list[J]:
+        """The jobs at the input indices ``answer`` (in any order), in input order: a few sorted,
+        many (an eighth of the jobs or more) marked and read off in one pass, cheaper than a
+        sort."""
+        jobs = self.jobs
+        if len(answer) * 8 < len(jobs):
+            answer.sort()
+            return list(map(jobs.__getitem__, answer))
+        chosen = bytearray(len(jobs))
+        for index in answer:
+            chosen[index] = 1
+        return list(compress(jobs, chosen))
