@@ -60,15 +60,19 @@ class _Queue:
     __slots__ = ("by_key", "indices", "path", "queue", "rows", "sorted_keys")
 
     def __init__(
-        self, queue: str, path: tuple[str, ...], members: list[tuple[int, int, int]]
+        self,
+        queue: str,
+        path: tuple[str, ...],
+        indices: list[int],
+        rows: Sequence[int],
+        keys: list[int],
     ) -> None:
         self.queue = queue
         self.path = path
-        self.indices = [index for _, index, _ in members]
-        self.rows = [row for _, _, row in members]
-        members.sort()  # by key, then input index
-        self.sorted_keys = [key for key, _, _ in members]
-        self.by_key = [index for _, index, _ in members]
+        self.indices = indices
+        self.rows = list(map(rows.__getitem__, indices))
+        self.by_key = sorted(indices, key=keys.__getitem__)
+        self.sorted_keys = list(map(keys.__getitem__, self.by_key))
 
 
 class _Unit:
@@ -140,20 +144,19 @@ class VictimIndex(Generic[J]):
             table.starts,
             table.flags,
         )
-        by_queue: dict[str, list[tuple[int, int, int]]] = {}
+        by_queue: dict[str, list[int]] = {}
         self._keys = keys = [0] * len(jobs)
         for index, row in enumerate(rows):
             if barriers[row] is not None:
                 continue  # refused whatever the preemptor: the same answer for every preemptor
             start = starts[row]
-            key = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
-            keys[index] = key
-            by_queue.setdefault(queues[row], []).append((key, index, row))
+            keys[index] = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
+            by_queue.setdefault(queues[row], []).append(index)
         position = tree.preorder()
         last = (len(position), len(position))
         groups = [
-            _Queue(queue, tree.path(queue) if queue in position else (), members)
-            for queue, members in by_queue.items()
+            _Queue(queue, tree.path(queue) if queue in position else (), indices, rows, keys)
+            for queue, indices in by_queue.items()
         ]
         groups.sort(key=lambda group: position.get(group.queue, last)[0])
         self._queues = groups
