@@ -12,7 +12,10 @@ same functions as the batch form's: the preemptor's own rule (:func:`preemptor_r
 fundamentals of the two queues (:func:`queue_refusal`), then the :class:`Group` of each victim
 queue (its min-runtime, its section 16 settings, its threshold). Only the min-runtime of a group
 is found faster: every victim queue below one *walk start* (the queue a resolution starts from)
-shares it, so it is asked once per walk start. A group split by its threshold costs one binary
+shares it, so it is asked once per walk start; where no section 16 protection is on, the
+groups of a walk start off the preemptor's path are one unit under that one threshold: its
+victims, sorted by key once (on first use) and kept for the cycle, give their free prefix by one
+binary search (:func:`queue_refusal` still asked once per victim queue). A group split by its threshold costs one binary
 search; a group the threshold cannot decide (a section 16 protection on, or a preempt, whose
 priorities differ by victim) goes through :func:`judge`, so nothing is decided twice in two ways.
 The answer lists the victims in the order of the running jobs given.
@@ -21,9 +24,10 @@ The answer lists the victims in the order of the running jobs given.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
-from itertools import compress
-from typing import Final, Generic, NamedTuple, TypeVar
+from collections.abc import Sequence
+from functools import partial
+from itertools import chain, compress, islice, repeat
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from minruntime._eligibility import (
     ALLOWED,
@@ -49,28 +53,47 @@ _ALWAYS: Final = -FOREVER_NS
 
 
 class _Queue:
-    """The running jobs of one victim queue: their input indices, rows and keys in input order,
-    and their keys sorted (for one binary search)."""
+    """The running jobs of one victim queue: their input indices and rows in input order, and
+    their keys sorted with the input indices in that order (one binary search gives the free
+    prefix)."""
 
-    __slots__ = ("indices", "keys", "path", "queue", "rows", "sorted_keys")
+    __slots__ = ("by_key", "indices", "path", "queue", "rows", "sorted_keys")
 
     def __init__(
-        self, queue: str, path: tuple[str, ...], members: list[tuple[int, int, int]]
+        self,
+        queue: str,
+        path: tuple[str, ...],
+        indices: list[int],
+        rows: Sequence[int],
+        keys: list[int],
     ) -> None:
         self.queue = queue
         self.path = path
-        self.keys = [key for key, _, _ in members]
-        self.indices = [index for _, index, _ in members]
-        self.rows = [row for _, _, row in members]
-        self.sorted_keys = sorted(self.keys)
+        self.indices = indices
+        self.rows = list(map(rows.__getitem__, indices))
+        self.by_key = sorted(indices, key=keys.__getitem__)
+        self.sorted_keys = list(map(keys.__getitem__, self.by_key))
+
+
+class _Unit:
+    """The running jobs of one walk start's subtree (consecutive groups): their input indices
+    sorted by key, and those keys (one binary search gives the free prefix). Built on first
+    use, then shared."""
+
+    __slots__ = ("by_key", "sorted_keys")
+
+    def __init__(self, groups: Sequence[_Queue], keys: list[int]) -> None:
+        self.by_key = sorted(
+            chain.from_iterable(group.by_key for group in groups), key=keys.__getitem__
+        )
+        self.sorted_keys = list(map(keys.__getitem__, self.by_key))
 
 
 class Answer(NamedTuple):
-    """The input indices of the eligible running jobs (in input order), and what judging the
-    groups the threshold could not decide counted (see :class:`~minruntime._eligibility.
-    Judgement`)."""
+    """The eligible running jobs (in input order), and what judging the groups the threshold
+    could not decide counted (see :class:`~minruntime._eligibility.Judgement`)."""
 
-    indices: list[int]
+    victims: list[Any]
     decisions: list[Reason]
     lookups: int
     misses: int
@@ -90,6 +113,8 @@ class VictimIndex(Generic[J]):
     """
 
     __slots__ = (
+        "_keys",
+        "_names",
         "_order",
         "_position",
         "_queues",
@@ -97,6 +122,7 @@ class VictimIndex(Generic[J]):
         "_starts",
         "_table",
         "_tree",
+        "_units",
         "jobs",
     )
 
@@ -118,21 +144,24 @@ class VictimIndex(Generic[J]):
             table.starts,
             table.flags,
         )
-        by_queue: dict[str, list[tuple[int, int, int]]] = {}
+        by_queue: dict[str, list[int]] = {}
+        self._keys = keys = [0] * len(jobs)
         for index, row in enumerate(rows):
             if barriers[row] is not None:
                 continue  # refused whatever the preemptor: the same answer for every preemptor
             start = starts[row]
-            key = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
-            by_queue.setdefault(queues[row], []).append((key, index, row))
+            keys[index] = _ALWAYS if all_flags[row] & (ELASTIC | SEMI) or start is None else start
+            by_queue.setdefault(queues[row], []).append(index)
         position = tree.preorder()
         last = (len(position), len(position))
         groups = [
-            _Queue(queue, tree.path(queue) if queue in position else (), members)
-            for queue, members in by_queue.items()
+            _Queue(queue, tree.path(queue) if queue in position else (), indices, rows, keys)
+            for queue, indices in by_queue.items()
         ]
         groups.sort(key=lambda group: position.get(group.queue, last)[0])
         self._queues = groups
+        self._names = [group.queue for group in groups]
+        self._units: dict[str, _Unit] = {}
         self._order = {group.queue: number for number, group in enumerate(groups)}
         self._starts = [position.get(group.queue, last)[0] for group in groups]
         self._position = position
@@ -146,8 +175,17 @@ class VictimIndex(Generic[J]):
         first, last = self._position[queue]
         return bisect_left(self._starts, first), bisect_left(self._starts, last)
 
+    def _unit(self, start: str, first: int, last: int) -> _Unit:
+        """The unit of a walk start whose groups are ``[first, last)`` (built whole, then
+        published: threads may share it)."""
+        unit = self._units.get(start)
+        if unit is None:
+            built = _Unit(self._queues[first:last], self._keys)
+            unit = self._units.setdefault(start, built)
+        return unit
+
     def eligible(self, act: Action, pre: JobFacts, groups: Groups, now_ns: int) -> Answer:
-        """The running jobs ``pre`` may take, as input indices in input order."""
+        """The running jobs ``pre`` may take, in input order."""
         if preemptor_refusal(pre, now_ns) is not None:
             return Answer([], [], 0, 0, {})  # a preemptor within its delay takes no victim
         tree, resolver, table = self._tree, self._resolver, self._table
@@ -172,21 +210,46 @@ class VictimIndex(Generic[J]):
                 first, last = self._span(ancestor)
                 marks[first] = marks.get(first, 0) + 1
                 marks[last] = marks.get(last, 0) - 1
-        candidates: Iterable[tuple[int, _Queue]] = enumerate(self._queues)
+        # Where no section 16 protection is on, a walk start that is not on the preemptor's
+        # path is one unit: the groups of its subtree, consecutive, share one threshold.
+        units = walk and lca and not protections_on
+        on_path = frozenset(tree.path(pre_queue)) if units else frozenset()
+        refusal = partial(queue_refusal, act, pre_queue)
+        all_queues, names = self._queues, self._names
+        candidates: Sequence[int] = range(len(all_queues))
         if act is Action.PREEMPT:  # queue_refusal refuses every queue but the preemptor's
             own = self._order.get(pre_queue)
-            candidates = () if own is None else [(own, self._queues[own])]
+            candidates = () if own is None else (own,)
         shared = 0
         walked_from: str | None = None
         min_runtime = None
         walked = None
-        for number, members in candidates:
+        place = 0
+        while place < len(candidates):
+            number = candidates[place]
+            place += 1
+            members = all_queues[number]
             step = marks.get(number)
             if step:
                 shared += step
             queue = members.queue
             if queue_refusal(act, pre_queue, queue, known) is not None:
                 continue
+            if units and (start := below_shared(members.path, shared)) not in on_path:
+                first, last = self._span(start)
+                # queue_refusal once per victim queue of the unit (a reason is truthy); the
+                # shared depth does not change inside the unit (no ancestor's subtree of the
+                # preemptor begins or ends there)
+                if first == number and not any(
+                    map(refusal, islice(names, first, last), repeat(known))
+                ):
+                    place = last
+                    shares = groups.of(resolver.from_start(act, start), NO_SETTINGS)
+                    if shares.never:
+                        continue
+                    unit = self._unit(start, first, last)
+                    answer += unit.by_key[: bisect_right(unit.sorted_keys, shares.threshold)]
+                    continue
             group: Group
             if walk:
                 start = (
@@ -229,9 +292,21 @@ class VictimIndex(Generic[J]):
             # binary search says whether all, none or some are free
             threshold = group.threshold
             count = bisect_right(members.sorted_keys, threshold)
-            if count == len(members.keys):
-                answer += members.indices
+            if count == len(members.by_key):
+                answer += members.by_key
             elif count:
-                answer += compress(members.indices, map(threshold.__ge__, members.keys))
-        answer.sort()  # runs in input order, one per group: merged back into the input order
-        return Answer(answer, judged, lookups, misses, protections)
+                answer += members.by_key[:count]
+        return Answer(self._in_input_order(answer), judged, lookups, misses, protections)
+
+    def _in_input_order(self, answer: list[int]) -> list[J]:
+        """The jobs at the input indices ``answer`` (in any order), in input order: a few sorted,
+        many (an eighth of the jobs or more) marked and read off in one pass, cheaper than a
+        sort."""
+        jobs = self.jobs
+        if len(answer) * 8 < len(jobs):
+            answer.sort()
+            return list(map(jobs.__getitem__, answer))
+        chosen = bytearray(len(jobs))
+        for index in answer:
+            chosen[index] = 1
+        return list(compress(jobs, chosen))

@@ -162,12 +162,12 @@ class Groups:
         return group
 
     def get(self, action: Action, preemptor_queue: str, victim_queue: str) -> Group:
-        """The group of a victim queue; one resolution is asked of the resolver each time."""
-        pre_queue = "" if action is Action.PREEMPT else preemptor_queue
-        mr = self.resolver.resolve(action, preemptor_queue, victim_queue).min_runtime
-        key = (action, pre_queue, victim_queue)
+        """The group of a victim queue; the resolver is asked only the first time (it would
+        remember the answer too: its count of misses is the same)."""
+        key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
         group = self._shared.get(key)
         if group is None:
+            mr = self.resolver.resolve(action, preemptor_queue, victim_queue).min_runtime
             group = self.of(mr, self.settings(action, preemptor_queue, victim_queue))
             self._shared[key] = group
         return group

@@ -891,7 +891,8 @@ class Cycle(Generic[J]):
         pre = session._fact(preemptor)
         found = self._index.eligible(_action(action), pre, session._groups, session._now_ns)
         session._count(found.decisions, found.lookups, found.misses, found.protections)
-        return list(map(self._index.jobs.__getitem__, found.indices))
+        victims: list[J] = found.victims
+        return victims
 
     def select(self, action: Action | str, preemptor: JobLike, needed: float) -> Selection[J]:
         """:meth:`Session.select` over the running jobs: the cheapest eligible victims whose
