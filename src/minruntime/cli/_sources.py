@@ -14,8 +14,7 @@ from importlib import resources
 from typing import Any, BinaryIO, Final, TextIO
 
 from minruntime.errors import InvalidObject
-from minruntime.kube import _name as object_name
-from minruntime.kube import load_objects, load_snapshot_archive
+from minruntime.kube import ObjectRef, load_objects, load_snapshot_archive
 
 __all__ = ["in_its_file", "read_sources"]
 
@@ -95,7 +94,7 @@ def in_its_file(error: InvalidObject, objects: list[Any], origins: dict[int, str
         {
             origins[id(obj)]
             for obj in objects
-            if id(obj) in origins and object_name(obj) == error.object
+            if id(obj) in origins and str(ObjectRef.of(obj)) == error.object
         }
     )
     if len(files) != 1:

@@ -47,7 +47,6 @@ from minruntime.kube._annotations import (
     REQUESTED_MIN_RUNTIME_ANNOTATION,
 )
 from minruntime.kube._archive import load_snapshot_archive
-from minruntime.kube._fields import object_name as _object_name
 from minruntime.kube._loading import load_objects
 from minruntime.kube._pods import (
     POD_GROUP_ANNOTATION,
@@ -83,9 +82,6 @@ __all__ = [
     "read_queue",
     "read_snapshot",
 ]
-
-
-_name = _object_name  # kept for minruntime.cli, which names an error's file with it
 
 
 def __dir__() -> list[str]:
