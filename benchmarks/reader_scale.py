@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import random
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -37,14 +38,13 @@ from typing import Any
 from minruntime.cli import main as cli_main
 from minruntime.kube import load_objects, read_snapshot
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from snapshot import CLASSES, priority_classes, stamp  # the cluster pieces both generators share
+
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 HERE = Path(__file__).resolve().parent
-CLASSES = {"train": 50, "build-preemptible": 75, "build": 100, "inference": 125}
 VALUES = [None, None, "0s", "5m", "10m", "30m", "1h", "2h", "-1"]
-
-
-def _stamp(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> dict[str, Any]:
@@ -73,15 +73,7 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
             }
         )
     leaves = leaves or [items[0]["metadata"]["name"]]
-    for name, priority in CLASSES.items():
-        items.append(
-            {
-                "apiVersion": "scheduling.k8s.io/v1",
-                "kind": "PriorityClass",
-                "metadata": {"name": name},
-                "value": priority,
-            }
-        )
+    items.extend(priority_classes())
     arguments = {"defaultPreemptMinRuntime": "5m", "defaultReclaimMinRuntime": "15m"}
     config = {"tiers": [{"plugins": [{"name": "minruntime", "arguments": arguments}]}]}
     items.append(
@@ -102,7 +94,7 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
         owner = [{"kind": "PyTorchJob", "name": name, "uid": f"o-{g}", "controller": True}]
         annotations = {}
         if running:
-            annotations["kai.scheduler/last-start-timestamp"] = _stamp(
+            annotations["kai.scheduler/last-start-timestamp"] = stamp(
                 created + timedelta(minutes=2)
             )
         group_spec: dict[str, Any] = {
@@ -125,7 +117,7 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
                     "name": name,
                     "namespace": namespace,
                     "uid": f"pg-{g}",
-                    "creationTimestamp": _stamp(created),
+                    "creationTimestamp": stamp(created),
                     "labels": {"app": name},
                     "annotations": annotations,
                     "ownerReferences": owner,
@@ -144,7 +136,7 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
                 "metadata": {
                     "name": f"{name}-{p}",
                     "namespace": namespace,
-                    "creationTimestamp": _stamp(created),
+                    "creationTimestamp": stamp(created),
                     "labels": labels,
                     "annotations": {"pod-group-name": name},
                     "ownerReferences": owner,

@@ -17,8 +17,22 @@ CLASSES = {"train": 50, "build-preemptible": 75, "build": 100, "inference": 125}
 VALUES = [None, None, None, "0s", "5m", "10m", "30m", "1h", "2h", "-1"]
 
 
-def _stamp(moment: datetime) -> str:
+def stamp(moment: datetime) -> str:
+    """A time as kubectl prints it (RFC 3339, seconds, ``Z``)."""
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def priority_classes() -> list[dict[str, Any]]:
+    """The four PriorityClass objects of :data:`CLASSES`."""
+    return [
+        {
+            "apiVersion": "scheduling.k8s.io/v1",
+            "kind": "PriorityClass",
+            "metadata": {"name": name},
+            "value": value,
+        }
+        for name, value in CLASSES.items()
+    ]
 
 
 def make_snapshot(pod_groups: int, pods: int, *, seed: int = 7) -> dict[str, Any]:
@@ -36,15 +50,7 @@ def make_snapshot(pod_groups: int, pods: int, *, seed: int = 7) -> dict[str, Any
                 name = f"{team}-q{leaf}"
                 items.append(_queue(name, team, rng))
                 leaves.append(name)
-    for name, value in CLASSES.items():
-        items.append(
-            {
-                "apiVersion": "scheduling.k8s.io/v1",
-                "kind": "PriorityClass",
-                "metadata": {"name": name},
-                "value": value,
-            }
-        )
+    items.extend(priority_classes())
     config = {
         "tiers": [
             {
@@ -81,7 +87,7 @@ def make_snapshot(pod_groups: int, pods: int, *, seed: int = 7) -> dict[str, Any
         annotations = {}
         if running:
             start = NOW - timedelta(seconds=rng.randint(0, 6 * 3600))
-            annotations["kai.scheduler/last-start-timestamp"] = _stamp(start)
+            annotations["kai.scheduler/last-start-timestamp"] = stamp(start)
         spec: dict[str, Any] = {
             "queue": rng.choice(leaves),
             "minMember": max(1, size // 2) if elastic else size,
