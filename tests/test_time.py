@@ -10,7 +10,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import InvalidTimestamp, Job
-from minruntime._time import float_ns, from_ns, instant_ns, to_ns
+from minruntime._time import EARLIEST, FOREVER, float_ns, from_ns, instant_ns, start_ns, to_ns
 
 
 def exact_ns(seconds: float) -> int:
@@ -36,6 +36,7 @@ def test_float_seconds_convert_exactly_as_the_fraction_reference(value: float) -
     fraction = Fraction(value) * 10**9
     event("a tie (exactly half a nanosecond)" if fraction.denominator == 2 else "no tie")
     event("whole seconds" if value.is_integer() else "a fraction of a second")
+    event("in floats (|x| >= 2**20)" if abs(value) >= 2**20 else "in integers (|x| < 2**20)")
     assert float_ns(value) == expected
     assert to_ns(value, "a time") == expected
     assert instant_ns(value, object()) == expected
@@ -77,3 +78,65 @@ def test_a_boolean_is_not_seconds() -> None:
     with pytest.raises(InvalidTimestamp) as caught:
         instant_ns(True, Job("train", "q"))
     assert "invalid time True for job 'train' start_time" in str(caught.value)
+
+
+def job_start_ns(seconds: float) -> int:
+    """The reference for a job's start: the exact nanoseconds rounded up to the microsecond,
+    within the instants a datetime holds."""
+    micros = -(-exact_ns(seconds) // 1000)
+    first, last = exact_ns(EARLIEST.timestamp()) // 1000, (FOREVER - from_ns(0)) // _MICRO
+    return min(max(micros, first), last) * 1000
+
+
+_MICRO = from_ns(1000) - from_ns(0)
+
+
+def start_seconds() -> st.SearchStrategy[float]:
+    """Finite floats, most of them start times of the fast path's range (2**20 to 2**33
+    seconds): any float there, ties (multiples of 1/1024 s), and floats next to a whole
+    microsecond (where rounding up to it is decided by the last nanosecond)."""
+    fast = st.floats(2.0**20, 2.0**33, exclude_max=True)
+    micro_edges = st.tuples(
+        st.integers(2**20 * 10**6, 2**33 * 10**6 - 1), st.sampled_from([-1.0, 0.0, 1.0])
+    ).map(lambda pair: math.nextafter(pair[0] / 1e6, pair[0] / 1e6 + pair[1]))
+    return st.one_of(
+        fast,
+        micro_edges,
+        st.integers(2**30, 2**43 - 1).map(lambda n: n / 1024),
+        st.floats(allow_nan=False, allow_infinity=False),
+    )
+
+
+@given(start_seconds())
+def test_a_start_time_in_seconds_is_exact_to_the_microsecond_as_a_job_holds_it(
+    value: float,
+) -> None:
+    """start_ns (the facts' start time of POSIX seconds) is the float's exact nanoseconds,
+    rounded half to even, then up to the microsecond, within a datetime's range: the exact
+    (Fraction) reference, on the fast path (2**20 to 2**33 seconds) and off it; and the instant
+    a library Job holds for the same start."""
+    fast = 2**20 <= value < 2**33
+    event("the fast path" if fast else "the exact path")
+    if fast:
+        event("a whole microsecond" if exact_ns(value) % 1000 == 0 else "rounded up")
+    assert start_ns(value, None) == job_start_ns(value)
+    if abs(value) < 1e11:
+        job = Job("j", "q", start_time=value)
+        assert job.start_time is not None
+        assert start_ns(value, None) == to_ns(job.start_time, "start")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1795867200.0, 1_795_867_200_000_000_000),
+        (1795867200.0000003, 1_795_867_200_000_001_000),  # 238.4 ns: up to the microsecond
+        (2.0**20 + 1 / 1024, 1_048_576_000_977_000),  # 976,562.5 ns: 976,562, then up
+        (2.0**33 - 2.0**-20, 8_589_934_592_000_000_000),  # ...999,046.3 ns: up
+        (1.0000001, 1_000_001_000),
+        (-1.5e-7, 0),
+        (1e300, (FOREVER - from_ns(0)) // _MICRO * 1000),
+    ],
+)
+def test_start_time_examples(value: float, expected: int) -> None:
+    assert start_ns(value, None) == expected == job_start_ns(value)

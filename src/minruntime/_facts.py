@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from minruntime._delay import held_until_ns, last_eviction_ns
 from minruntime._protection import NO_INPUTS, Inputs, checkpoint_of_run
-from minruntime._time import EPOCH, from_ns, instant_ns, to_ns
+from minruntime._time import EPOCH, start_ns, to_ns
 from minruntime._tree import Shape, TreeError, link
 from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
@@ -80,13 +80,6 @@ class PodSetFacts:
 
 def _is_active(task: TaskLike) -> bool:
     return TaskStatus.parse(task.status).is_active
-
-
-def _start_ns(value: object, job: JobLike) -> int:
-    """A job's start time in nanoseconds, to the microsecond (rounded up) as a ``Job``'s."""
-    if value.__class__ is datetime and value.utcoffset() is not None:
-        return instant_ns(value, job)
-    return instant_ns(from_ns(instant_ns(value, job)), job)
 
 
 class FactsTable:
@@ -166,7 +159,14 @@ class FactsTable:
     def row(self, job: JobLike) -> int:
         """The row of ``job``, its facts computed if they are not known yet."""
         row = self._index.get(id(job))
-        return self.rows([job])[0] if row is None else row
+        if row is None:  # one new job (a preemptor): its row added alone, under the lock
+            with self._lock:
+                row = self._index.get(id(job))
+                if row is None:
+                    row = len(self.jobs)
+                    self._add((job,))
+                    self._index[id(job)] = row
+        return row
 
     def rows(self, jobs: Iterable[JobLike]) -> Sequence[int]:
         """The row of each of ``jobs``, in order, the facts of those not known yet computed in
@@ -237,16 +237,24 @@ class FactsTable:
         )
 
     def _compute(self, jobs: Sequence[JobLike]) -> None:
-        """The facts of each of ``jobs``, computed in one loop and appended to the columns."""
+        """The facts of each of ``jobs``, computed in one loop and appended to the columns.
+
+        What a job's class decides (a library ``Job``, or a scheduler's class whose instances
+        may carry sub-group sets or a pod set's parent: see :func:`_may_carry`) is looked up
+        once per run of jobs of one class, not per job.
+        """
         legacy, threshold = self._legacy, self._threshold
         semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
-        utc, job_class, shapes, parents = UTC, Job, self.shapes, _CARRIES[_PARENT]
+        utc, job_class, shapes = UTC, Job, self.shapes
         epoch, micro = EPOCH, _MICROSECOND
         add_id, add_queue = self.ids.append, self.queues.append
         add_priority, add_start = self.priorities.append, self.starts.append
         add_barrier, add_flags = self.barriers.append, self.flags.append
         add_preemptibility, add_active = self.preemptibilities.append, self.active.append
         row = len(self.jobs)
+        job_kind: type | None = None  # the class of the last job and of its pod sets ...
+        set_kind: type | None = None
+        may_sets = may_parent = False  # ... and what they may carry
         for job in jobs:
             priority = job.priority
             explicit = job.preemptibility
@@ -262,7 +270,7 @@ class FactsTable:
                     else Preemptibility.parse(explicit, origin=f"job {job.id!r} preemptibility")
                 )
                 flags = EXPLICIT
-            elastic = surplus = tree = False
+            tree = False
             active_count = 0
             for pod_set in job.pod_sets:
                 tasks = pod_set.tasks
@@ -270,51 +278,54 @@ class FactsTable:
                     active = pod_set._active  # a library PodSet counted them when it was built
                 else:  # a scheduler's own: a parent only if its class can carry one
                     active = count(tasks)
-                    may = parents.get(pod_set.__class__)  # the cache of _may_carry, inline
-                    if may is None:
-                        may = _may_carry(pod_set.__class__, _PARENT)
-                    if may and getattr(pod_set, "parent", None) is not None:
+                    if pod_set.__class__ is not set_kind:
+                        set_kind = pod_set.__class__
+                        may_parent = _may_carry(set_kind, _PARENT)
+                    if may_parent and getattr(pod_set, "parent", None) is not None:
                         tree = True
                 minimum = pod_set.min_available
                 if minimum < len(tasks):
-                    elastic = True
+                    flags |= ELASTIC
                 if active > minimum:
-                    surplus = True
+                    flags |= SURPLUS
                 active_count += active
             # a library Job's pod sets name a parent only beside sets, which it validated
             if job.__class__ is job_class:
                 tree = bool(job.sub_groups) or job.min_sub_group is not None
-            elif _may_carry(job.__class__, _SETS):
-                tree = (
-                    tree
-                    or bool(getattr(job, "sub_groups", None))
-                    or getattr(job, "min_sub_group", None) is not None
-                )
-            named = None if preemptibility is not semi_value else _core_pods_of(job)
+            else:
+                if job.__class__ is not job_kind:
+                    job_kind = job.__class__
+                    may_sets = _may_carry(job_kind, _SETS)
+                if may_sets:
+                    tree = (
+                        tree
+                        or bool(getattr(job, "sub_groups", None))
+                        or getattr(job, "min_sub_group", None) is not None
+                    )
+            if preemptibility is semi_value:
+                flags |= SEMI
+                named = _core_pods_of(job)
+            else:
+                named = None
             if tree or named is not None:  # its sets may make it elastic, its core is its own
                 shape = shapes[row] = _shape_of(job, named)
-                elastic = elastic or shape.elastic_sets()
-                surplus = shape.outside_core()
+                if shape.elastic_sets():
+                    flags |= ELASTIC
+                flags = flags | SURPLUS if shape.outside_core() else flags & ~SURPLUS
             if preemptibility is non_value:
                 barrier: Reason | None = _NON_PREEMPTIBLE
             elif not active_count:
                 barrier = _NO_ACTIVE
-            elif preemptibility is semi_value and not surplus:
+            elif preemptibility is semi_value and not flags & SURPLUS:
                 barrier = _NON_PREEMPTIBLE  # only its core runs: nothing may be taken
             else:
                 barrier = None
-            if preemptibility is semi_value:
-                flags |= SEMI
-            if elastic:
-                flags |= ELASTIC
-            if surplus:
-                flags |= SURPLUS
             start = job.start_time
             if start is not None:
                 if start.__class__ is datetime and start.tzinfo is utc:
                     start = (start - epoch) // micro * 1000  # exact: datetimes hold microseconds
                 else:
-                    start = _start_ns(start, job)
+                    start = start_ns(start, job)
             add_id(job.id)
             add_queue(job.queue)
             add_priority(priority)

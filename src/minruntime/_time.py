@@ -31,6 +31,8 @@ def to_ns(value: object, what: str) -> int:
     Raises:
         InvalidTimestamp: for a naive datetime, a boolean, a non-finite number or another type.
     """
+    if value.__class__ is float and value - value == 0.0:
+        return float_ns(value)  # finite: inf - inf is nan
     if isinstance(value, datetime):
         if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
             raise InvalidTimestamp(
@@ -59,13 +61,27 @@ def to_ns(value: object, what: str) -> int:
     return float_ns(value)
 
 
+_EXACT_PRODUCT: Final = 2.0**20
+"""From this magnitude up, a float's fraction of a second times 1e9 is exact in floats."""
+
+
 def float_ns(seconds: float) -> int:
-    """The exact nanoseconds of finite float seconds, rounded half to even: the float's exact
-    binary value (numerator over a power of two) times 10**9, in integer arithmetic.
+    """The exact nanoseconds of finite float seconds, rounded half to even.
+
+    From 2**20 seconds (12 days after the epoch) up, in floats: a float ``x`` there is a
+    multiple of ``2**(e - 52)`` with ``2**e <= |x|``, ``e >= 20``, so its fraction of a second
+    ``x - int(x)`` (exact: a difference of two floats of the same binade or less) is ``m``
+    times that power of two with ``m < 2**32``; times 1e9 (``2**9 * 1953125``) it is ``m *
+    1953125`` (below ``2**53``) times a power of two, which a float holds exactly, and
+    ``round`` rounds it half to even. Below, the float's exact binary value (numerator over a
+    power of two) times 10**9, in integer arithmetic.
 
     >>> float_ns(1.5), float_ns(-1e-9), float_ns(1732000000.1234567)
     (1500000000, -1, 1732000000123456717)
     """
+    if seconds >= _EXACT_PRODUCT or seconds <= -_EXACT_PRODUCT:
+        whole = int(seconds)
+        return whole * NS_PER_SECOND + round((seconds - whole) * 1e9)
     if seconds.is_integer():
         return int(seconds) * NS_PER_SECOND
     numerator, denominator = seconds.as_integer_ratio()
@@ -108,6 +124,45 @@ def instant_ns(value: object, job: object) -> int:
     elif value.__class__ is int:
         return value * NS_PER_SECOND
     return to_ns(value, f"job {getattr(job, 'id', job)!r} start_time")
+
+
+_MICROS_FIRST: Final = (EARLIEST - EPOCH) // timedelta(microseconds=1)
+_MICROS_LAST: Final = (FOREVER - EPOCH) // timedelta(microseconds=1)
+
+
+_FAST_FIRST: Final = float(2**20)
+_FAST_END: Final = float(2**33)
+"""POSIX seconds in [2**20, 2**33) (1970-01-13 to 2242) take :func:`start_ns`'s fast path."""
+
+
+def start_ns(value: object, job: object) -> int:
+    """A job's start time in nanoseconds as a :class:`~minruntime.Job` holds it: the exact
+    nanoseconds (:func:`instant_ns`, with its errors) rounded up to the microsecond (as
+    :func:`from_ns`), within the instants a datetime holds (an instant beyond them is the first
+    or last).
+
+    POSIX seconds ``x`` from 2**20 to 2**33 (the start of every job now running) take a fast
+    path in floats, each step exact: ``w = x // 1.0`` and ``t = (x - w) * 1e9`` (the
+    nanoseconds past the second, exact as in :func:`float_ns`); rounded half to even, ``t`` is
+    at most ``1000 * k`` exactly when ``t - 0.5 <= 1000 * k`` (``1000 * k`` is even), so the
+    microseconds past the second are ``-((0.5 - t) // 1000.0)`` (``0.5 - t`` is exact: ``t`` is a
+    multiple of ``2**-23`` below ``2**30``); and ``w * 1e6`` plus them is an integer below
+    ``2**53``, exact in a float.
+
+    >>> start_ns(1.0000001, None), start_ns(1795867200.0000003, None)
+    (1000001000, 1795867200000001000)
+    >>> start_ns(1e300, None) == start_ns(FOREVER, None)
+    True
+    """
+    if value.__class__ is float and _FAST_FIRST <= value < _FAST_END:
+        whole = value // 1.0
+        return int(whole * 1e6 - (0.5 - (value - whole) * 1e9) // 1000.0) * NS_PER_MICROSECOND
+    micros = -(-instant_ns(value, job) // NS_PER_MICROSECOND)
+    if micros > _MICROS_LAST:
+        micros = _MICROS_LAST
+    elif micros < _MICROS_FIRST:
+        micros = _MICROS_FIRST
+    return micros * NS_PER_MICROSECOND
 
 
 def checked_from_ns(ns: int, what: str) -> datetime:
