@@ -44,6 +44,8 @@ __all__ = ["START_QUEUE", "Resolver", "Setting", "below_shared", "lca_step", "re
 class Setting(enum.Enum):
     """A per-queue setting that resolves by walking up the tree."""
 
+    __hash__ = object.__hash__  # identity: Enum's own __hash__ is slow Python code
+
     PREEMPT_MIN_RUNTIME = "preempt_min_runtime"
     RECLAIM_MIN_RUNTIME = "reclaim_min_runtime"
     PREEMPT_CHECKPOINT_GRACE = "preempt_checkpoint_grace"

@@ -122,6 +122,12 @@ class Config:
         factory=ProtectionSettings, converter=_to_protections
     )
     warnings: tuple[str, ...] = attrs.field(default=(), eq=False, converter=_to_warnings)
+    _protected: bool = attrs.field(init=False, repr=False, eq=False)
+    """:attr:`has_protections`, computed once (a config is immutable; every session asks)."""
+
+    def __attrs_post_init__(self) -> None:
+        protected = any(self.protection_default(name) != off for name, off in _BUILT_IN.items())
+        object.__setattr__(self, "_protected", protected)
 
     def protection_default(self, name: str) -> Any:
         """The node-pool default of one section 16 setting (its field name on
@@ -140,7 +146,7 @@ class Config:
         >>> Config(protections=ProtectionSettings(eviction_window="never")).has_protections
         False
         """
-        return any(self.protection_default(name) != off for name, off in _BUILT_IN.items())
+        return self._protected
 
     @classmethod
     def from_plugin_arguments(

@@ -87,6 +87,9 @@ _PROTECTED_REASONS: Final = frozenset(
 
 J = TypeVar("J", bound=JobLike)
 
+_HELD: Final = 1 << 16
+"""How many victims' reasons a session keeps before it adds them up (see ``Session._count``)."""
+
 Evictions = Mapping[J, Iterable[object]] | Iterable[tuple[J, Iterable[object]]]
 """A scenario's evictions: victim job -> the tasks (or task ids) it would lose."""
 
@@ -160,12 +163,12 @@ class Session:
     __slots__ = (
         "_counts",
         "_groups",
-        "_influence",
+        "_held",
+        "_judged",
         "_known",
         "_lock",
         "_lookups",
         "_misses",
-        "_now",
         "_now_ns",
         "_resolver",
         "_table",
@@ -188,7 +191,6 @@ class Session:
         self.tree = tree
         self.config = config
         self._now_ns = to_ns(now, "the session's now")
-        self._now = from_ns(self._now_ns)
         self._threshold = legacy_priority_threshold
         self._task_order = task_order
         self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
@@ -196,8 +198,9 @@ class Session:
         self._known = tree.names()
         self._groups = Groups(self._resolver, self._now_ns)
         self._lock = threading.Lock()
-        self._counts: Counter[Reason] = Counter()
-        self._influence: Counter[ProtectionKind] = Counter()
+        self._counts: Counter[Reason | ProtectionKind] = Counter()
+        self._judged: list[Sequence[Reason]] = []
+        self._held = 0
         self._lookups = 0
         self._misses = 0
 
@@ -209,7 +212,7 @@ class Session:
         >>> Session(QueueTree([]), Config(), now=0).now.isoformat()
         '1970-01-01T00:00:00+00:00'
         """
-        return self._now
+        return from_ns(self._now_ns)  # made when asked: the decisions need only the integer
 
     def at(self, now: Instant) -> Session:
         """A session at another instant that shares this one's resolved min-runtimes.
@@ -339,18 +342,31 @@ class Session:
 
     def _count(
         self,
-        reasons: Iterable[Reason],
+        reasons: Sequence[Reason],
         lookups: int,
         misses: int,
         protections: Mapping[ProtectionKind, int],
     ) -> None:
         """Add what the engine counted for one call to the statistics (one step, under the
-        lock, so that threads' calls all count)."""
+        lock, so that threads' calls all count). The reasons are kept as the engine returned
+        them and added up when :meth:`stats` asks, or when many are kept (a bounded list)."""
         with self._lock:
-            self._counts.update(reasons)
+            self._judged.append(reasons)
+            self._held += len(reasons)
+            if self._held > _HELD:
+                self._add_up()
             self._lookups += lookups
             self._misses += misses
-            self._influence.update(protections)
+            if protections:
+                self._counts.update(protections)
+
+    def _add_up(self) -> None:
+        """Count the reasons kept so far (the lock held)."""
+        counts = self._counts
+        for reasons in self._judged:
+            counts.update(reasons)
+        self._judged = []
+        self._held = 0
 
     def _judge(
         self,
@@ -658,7 +674,7 @@ class Session:
             preemptibility=facts.preemptibility,
             start_time=None if facts.start_ns is None else from_ns(facts.start_ns),
             protected_until=self._until(facts, found, resolution, settings),
-            now=self._now,
+            now=self.now,
             notes=tuple(notes),
             protected_by=found.kind,
             unsaved_work=unsaved,
@@ -810,17 +826,19 @@ class Session:
         >>> stats.resolutions, stats.cache_hits
         (2, 1)
         """
-        decisions = {
-            reason.value: self._counts[reason] for reason in Reason if self._counts[reason]
-        }
+        with self._lock:
+            self._add_up()
+            counts = dict(self._counts)
+            lookups, misses = self._lookups, self._misses
         return SessionStats(
-            decisions=decisions,
-            resolutions=self._lookups,
-            cache_hits=self._lookups - self._misses,
+            decisions={reason.value: counts[reason] for reason in Reason if counts.get(reason)},
+            resolutions=lookups,
+            cache_hits=lookups - misses,
             jobs=len(self._table),
             protections={
-                kind.value: n
-                for kind, n in sorted(self._influence.items(), key=lambda kv: kv[0].value)
+                kind.value: counts[kind]
+                for kind in sorted(ProtectionKind, key=lambda kind: kind.value)
+                if counts.get(kind)
             },
         )
 
