@@ -25,8 +25,8 @@ its answers with what it counted (:class:`Judgement`); it never calls back into 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final, NamedTuple, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Final, NamedTuple, Protocol, TypeVar
 
 from minruntime._delay import is_held
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
@@ -54,6 +54,8 @@ __all__ = [
     "protection_of",
     "queue_refusal",
 ]
+
+_T = TypeVar("_T")
 
 REASON_OF: Final = {
     ProtectionKind.NEVER: Reason.NEVER,
@@ -120,13 +122,15 @@ class Group:
     free, see :func:`~minruntime._protection.free_before`), ``never``, or ``by_victim`` when a
     section 16 protection is on and each victim needs the whole rule."""
 
-    __slots__ = ("by_victim", "min_runtime", "never", "settings", "threshold")
+    __slots__ = ("by_victim", "min_runtime", "never", "plain", "settings", "threshold")
 
     def __init__(self, min_runtime: MinRuntime, settings: Settings, now_ns: int) -> None:
         self.min_runtime = min_runtime
         self.settings = settings
         self.never = min_runtime.is_never
         self.by_victim = not self.never and not settings.off
+        self.plain = not self.never and not self.by_victim
+        """The threshold decides (not never, no section 16 protection on)."""
         threshold = free_before(min_runtime, now_ns)
         self.threshold: int = -FOREVER_NS if threshold is None else threshold
 
@@ -187,7 +191,15 @@ class Judgement(NamedTuple):
     grace), elastic victims they held to their minimum included."""
 
 
-_UNSEEN: Final = object()
+_OPEN: Final = object()
+
+
+def _pick(column: list[_T], rows: Sequence[int]) -> Iterable[_T]:
+    """The values of ``rows`` in ``column``: a slice for a run of rows (a batch's), else one
+    read per row."""
+    if isinstance(rows, range):  # step 1
+        return column[rows[0] : rows[-1] + 1] if rows else ()
+    return map(column.__getitem__, rows)
 
 
 def judge(
@@ -218,8 +230,9 @@ def judge(
         return Judgement([held for _ in rows], 0, 0, {})
     reasons: list[Reason] = []
     append = reasons.append
-    refusals: dict[str, Reason | None] = {}
-    reached: dict[str, Group] = {}
+    # per victim queue: its refusal (a Reason), _OPEN until a victim reaches the protection
+    # rule, then its Group
+    seen: dict[str, Reason | Group | object] = {}
     protections: dict[ProtectionKind, int] = {}
     resolver = groups.resolver
     lookups = misses = 0
@@ -227,35 +240,55 @@ def judge(
     pre_queue = preemptor.queue
     pre_priority = preemptor.priority
     preempt = action is Action.PREEMPT
-    ids, queues, priorities = table.ids, table.queues, table.priorities
-    starts, barriers, all_flags = table.starts, table.barriers, table.flags
+    open_, group_class, semi, elastic = _OPEN, Group, SEMI, ELASTIC
+    same_job, lower, never = Reason.SAME_JOB, Reason.NOT_LOWER_PRIORITY, Reason.NEVER
     eligible, deferred, protected = Reason.ELIGIBLE, Reason.DEFERRED, Reason.PROTECTED
-    for row in rows:
-        queue = queues[row]
-        refusal = refusals.get(queue, _UNSEEN)
-        if refusal is _UNSEEN:
-            refusal = refusals[queue] = queue_refusal(action, pre_queue, queue, known_queues)
-        if ids[row] == pre_id:
-            append(Reason.SAME_JOB)
-        elif refusal is not None:
-            append(refusal)  # type: ignore[arg-type]
-        elif preempt and priorities[row] >= pre_priority:
-            append(Reason.NOT_LOWER_PRIORITY)
-        elif (barrier := barriers[row]) is not None:
+    run: Sequence[int] = (
+        rows if isinstance(rows, range) and rows.step == 1 else list(rows)  # a batch's: a run
+    )
+    columns = zip(
+        _pick(table.queues, run),
+        _pick(table.ids, run),
+        _pick(table.priorities, run),
+        _pick(table.barriers, run),
+        _pick(table.flags, run),
+        _pick(table.starts, run),
+        run,
+        strict=True,
+    )
+    for queue, victim_id, priority, barrier, flags, start, row in columns:
+        entry = seen.get(queue)
+        if entry is None:
+            refusal = queue_refusal(action, pre_queue, queue, known_queues)
+            entry = seen[queue] = open_ if refusal is None else refusal
+        if victim_id == pre_id:
+            append(same_job)
+        elif entry.__class__ is not group_class and entry is not open_:
+            append(entry)  # type: ignore[arg-type]
+        elif preempt and priority >= pre_priority:
+            append(lower)
+        elif barrier is not None:
             append(barrier)
         else:
-            group = reached.get(queue)
-            if group is None:
+            if entry is open_:
                 before = resolver.misses
-                group = reached[queue] = groups.get(action, pre_queue, queue)
+                entry = seen[queue] = groups.get(action, pre_queue, queue)
                 lookups += 1
                 misses += resolver.misses - before
-            flags = all_flags[row]
-            if group.never:
-                append(Reason.NEVER)
-            elif flags & SEMI:  # its core is kept whatever protects it
+            group: Group = entry  # type: ignore[assignment]
+            if group.plain:
+                if flags & semi:  # its core is kept whatever protects it
+                    append(deferred)
+                # the protection rule, evaluated once for the group: free iff start <= threshold
+                elif start is not None and start > group.threshold:
+                    append(deferred if flags & elastic else protected)
+                else:
+                    append(eligible)
+            elif group.never:
+                append(never)
+            elif flags & semi:
                 append(deferred)
-            elif group.by_victim:
+            else:  # by victim: a section 16 protection is on for the group
                 kind = protection_of(
                     table.view(row), group.min_runtime, group.settings, now_ns
                 ).kind
@@ -264,12 +297,7 @@ def judge(
                 else:
                     if kind is not ProtectionKind.MIN_RUNTIME:
                         protections[kind] = protections.get(kind, 0) + 1
-                    append(deferred if flags & ELASTIC else REASON_OF[kind])
-            # the protection rule, evaluated once for the group: free iff start <= threshold
-            elif (start := starts[row]) is not None and start > group.threshold:
-                append(deferred if flags & ELASTIC else protected)
-            else:
-                append(eligible)
+                    append(deferred if flags & elastic else REASON_OF[kind])
     return Judgement(reasons, lookups, misses, protections)
 
 
