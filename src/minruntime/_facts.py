@@ -195,10 +195,13 @@ class FactsTable:
         index = self._index
         first = len(self.jobs)
         fresh = dict(zip(map(id, batch), range(first, first + count), strict=True))
-        if len(fresh) == count and index.keys().isdisjoint(fresh):
-            # new jobs only, none listed twice: indexed in bulk
+        if len(fresh) == count and (not index or index.keys().isdisjoint(fresh)):
+            # new jobs only, none listed twice: indexed in bulk (a first batch: the index whole)
             self._add(batch)
-            index.update(fresh)
+            if index:
+                index.update(fresh)
+            else:
+                self._index = fresh
             self._spans[id(batch[0]), count] = first
             return range(first, first + count)
         keys = list(map(id, batch))
