@@ -25,8 +25,8 @@ its answers with what it counted (:class:`Judgement`); it never calls back into 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple, Protocol, TypeVar
+from collections.abc import Iterable
+from typing import Final, NamedTuple, Protocol
 
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
 from minruntime._protection import (
@@ -54,8 +54,6 @@ __all__ = [
     "protection_of",
     "queue_refusal",
 ]
-
-_T = TypeVar("_T")
 
 REASON_OF: Final = {
     ProtectionKind.NEVER: Reason.NEVER,
@@ -201,14 +199,6 @@ class Judgement(NamedTuple):
 _OPEN: Final = object()
 
 
-def _pick(column: list[_T], rows: Sequence[int]) -> Iterable[_T]:
-    """The values of ``rows`` in ``column``: a slice for a run of rows (a batch's), else one
-    read per row."""
-    if isinstance(rows, range):  # step 1
-        return column[rows[0] : rows[-1] + 1] if rows else ()
-    return map(column.__getitem__, rows)
-
-
 def judge(
     action: Action,
     preemptor: JobFacts,
@@ -249,31 +239,21 @@ def judge(
     open_, group_class, semi, elastic = _OPEN, Group, SEMI, ELASTIC
     same_job, lower, never = Reason.SAME_JOB, Reason.NOT_LOWER_PRIORITY, Reason.NEVER
     eligible, deferred, protected = Reason.ELIGIBLE, Reason.DEFERRED, Reason.PROTECTED
-    run: Sequence[int] = (
-        rows if isinstance(rows, range) and rows.step == 1 else list(rows)  # a batch's: a run
-    )
-    columns = zip(
-        _pick(table.queues, run),
-        _pick(table.ids, run),
-        _pick(table.priorities, run),
-        _pick(table.barriers, run),
-        _pick(table.flags, run),
-        _pick(table.starts, run),
-        run,
-        strict=True,
-    )
-    for queue, victim_id, priority, barrier, flags, start, row in columns:
+    ids, queues, priorities = table.ids, table.queues, table.priorities
+    starts, barriers, all_flags = table.starts, table.barriers, table.flags
+    for row in rows:
+        queue = queues[row]
         entry = seen.get(queue)
         if entry is None:
             refusal = queue_refusal(action, pre_queue, queue, known_queues)
             entry = seen[queue] = open_ if refusal is None else refusal
-        if victim_id == pre_id:
+        if ids[row] == pre_id:
             append(same_job)
         elif entry.__class__ is not group_class and entry is not open_:
             append(entry)  # type: ignore[arg-type]
-        elif preempt and priority >= pre_priority:
+        elif preempt and priorities[row] >= pre_priority:
             append(lower)
-        elif barrier is not None:
+        elif (barrier := barriers[row]) is not None:
             append(barrier)
         else:
             if entry is open_:
@@ -282,11 +262,12 @@ def judge(
                 lookups += 1
                 misses += computed
             group: Group = entry  # type: ignore[assignment]
+            flags = all_flags[row]
             if group.plain:
                 if flags & semi:  # its core is kept whatever protects it
                     append(deferred)
                 # the protection rule, evaluated once for the group: free iff start <= threshold
-                elif start is not None and start > group.threshold:
+                elif (start := starts[row]) is not None and start > group.threshold:
                     append(deferred if flags & elastic else protected)
                 else:
                     append(eligible)
