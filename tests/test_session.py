@@ -148,6 +148,22 @@ def test_stats_after_a_known_sequence_of_calls() -> None:
     assert stats.cache_misses == 2
 
 
+def test_stats_count_every_call_however_many_calls_and_victims() -> None:
+    """A session keeps each call's reasons and adds them up in bounded steps (every 256 calls
+    or 65,536 victims) and when stats() asks: the counts are those of every call."""
+    s = session()
+    young = job("young", start=NOW - timedelta(minutes=5))  # preempt: 10m, protected
+    old = job("old", start=NOW - timedelta(minutes=15))  # eligible
+    for _ in range(300):  # past 256 calls: added up once on the way
+        s.is_eligible(Action.PREEMPT, PREEMPTOR, young)
+    assert s.stats().decisions == {"protected": 300}
+    batch = [old] * 70_000  # past 65,536 victims in one call
+    assert len(s.eligible_victims(Action.PREEMPT, PREEMPTOR, batch)) == 70_000
+    s.is_eligible(Action.PREEMPT, PREEMPTOR, young)
+    assert s.stats().decisions == {"protected": 301, "eligible": 70_000}
+    assert s.stats().resolutions == 302  # one lookup per call: the one victim queue
+
+
 def test_a_fresh_session_has_empty_stats() -> None:
     stats = session().stats()
     assert stats == SessionStats(decisions={}, resolutions=0, cache_hits=0, jobs=0)

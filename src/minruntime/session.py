@@ -89,6 +89,8 @@ J = TypeVar("J", bound=JobLike)
 
 _HELD: Final = 1 << 16
 """How many victims' reasons a session keeps before it adds them up (see ``Session._count``)."""
+_CALLS: Final = 256
+"""How many calls' reasons it keeps at most (many one-victim questions: a bounded list)."""
 
 Evictions = Mapping[J, Iterable[object]] | Iterable[tuple[J, Iterable[object]]]
 """A scenario's evictions: victim job -> the tasks (or task ids) it would lose."""
@@ -347,11 +349,12 @@ class Session:
     ) -> None:
         """Add what the engine counted for one call to the statistics (one step, under the
         lock, so that threads' calls all count). The reasons are kept as the engine returned
-        them and added up when :meth:`stats` asks, or when many are kept (a bounded list)."""
+        them and added up when :meth:`stats` asks, or when many are kept (at most 65,536
+        victims' or 256 calls')."""
         with self._lock:
             self._judged.append(reasons)
             self._held += len(reasons)
-            if self._held > _HELD:
+            if self._held > _HELD or len(self._judged) > _CALLS:
                 self._add_up()
             self._lookups += lookups
             self._misses += misses
