@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import (
