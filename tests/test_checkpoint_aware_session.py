@@ -10,7 +10,7 @@ never holds a preemptor past ``now + grace``, and a job is never evicted beyond 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ import attrs
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
+from tests.world import pod, pod_group, queue_object
 
 from minruntime import (
     FOREVER,
@@ -43,7 +44,6 @@ from minruntime.kube import (
     CHECKPOINT_INTERVAL_ANNOTATION,
     EVICTIONS_ANNOTATION,
     LAST_CHECKPOINT_ANNOTATION,
-    POD_GROUP_ANNOTATION,
     REQUESTED_MIN_RUNTIME_ANNOTATION,
     TASK_WEIGHT_ANNOTATION,
     read_snapshot,
@@ -733,53 +733,14 @@ def test_rank_victims_of_no_victims_is_empty() -> None:
 
 # -- from a Kubernetes snapshot ------------------------------------------------------------------
 
-JSON = dict[str, Any]
 
-
-def kube_queue(name: str, parent: str | None = None, **spec: Any) -> JSON:
-    body = dict(spec)
-    if parent is not None:
-        body["parentQueue"] = parent
-    return {
-        "apiVersion": "scheduling.run.ai/v2",
-        "kind": "Queue",
-        "metadata": {"name": name},
-        "spec": body,
-    }
-
-
-def kube_pod_group(
-    name: str, queue: str, annotations: Mapping[str, str], min_member: int = 1
-) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": {"name": name, "namespace": "ml", "annotations": dict(annotations)},
-        "spec": {"queue": queue, "minMember": min_member, "preemptibility": "preemptible"},
-    }
-
-
-def kube_pod(
-    name: str, group: str, gpus: int, annotations: Mapping[str, str] | None = None
-) -> JSON:
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": "ml",
-            "annotations": {POD_GROUP_ANNOTATION: group, **(annotations or {})},
-        },
-        "spec": {
-            "nodeName": "node-1",
-            "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": gpus}}}],
-        },
-        "status": {"phase": "Running"},
-    }
+def gpus(count: int) -> dict[str, Any]:
+    """A container's resources: ``count`` GPUs as its limit."""
+    return {"limits": {"nvidia.com/gpu": count}}
 
 
 SNAPSHOT = [
-    kube_queue(
+    queue_object(
         "org",
         reclaimMinRuntime="30m",
         reclaimCheckpointGrace="10m",
@@ -787,32 +748,46 @@ SNAPSHOT = [
         evictionWindow="1h",
         maxJobMinRuntime="2h",
     ),
-    kube_queue("a", "org"),
-    kube_queue("b", "org"),
-    kube_pod_group(
+    queue_object("a", parentQueue="org"),
+    queue_object("b", parentQueue="org"),
+    pod_group(
         "train",
-        "a",
-        {
+        queue="a",
+        annotations={
             START_TIME_ANNOTATION: stamp(0),
             LAST_CHECKPOINT_ANNOTATION: stamp(10),
             CHECKPOINT_INTERVAL_ANNOTATION: "30m",
         },
-        min_member=2,
+        minMember=2,
+        preemptibility="preemptible",
     ),
-    kube_pod("train-0", "train", 8),
-    kube_pod("train-1", "train", 8, {TASK_WEIGHT_ANNOTATION: "4"}),
-    kube_pod_group(
+    pod("train-0", "train", node="node-1", resources=gpus(8)),
+    pod(
+        "train-1",
+        "train",
+        node="node-1",
+        resources=gpus(8),
+        annotations={TASK_WEIGHT_ANNOTATION: "4"},
+    ),
+    pod_group(
         "flaky",
-        "a",
-        {START_TIME_ANNOTATION: stamp(-10), EVICTIONS_ANNOTATION: f"{stamp(-20)},{stamp(-15)}"},
+        queue="a",
+        annotations={
+            START_TIME_ANNOTATION: stamp(-10),
+            EVICTIONS_ANNOTATION: f"{stamp(-20)},{stamp(-15)}",
+        },
+        minMember=1,
+        preemptibility="preemptible",
     ),
-    kube_pod("flaky-0", "flaky", 1),
-    kube_pod_group(
+    pod("flaky-0", "flaky", node="node-1", resources=gpus(1)),
+    pod_group(
         "patient",
-        "a",
-        {START_TIME_ANNOTATION: stamp(-10), REQUESTED_MIN_RUNTIME_ANNOTATION: "1h"},
+        queue="a",
+        annotations={START_TIME_ANNOTATION: stamp(-10), REQUESTED_MIN_RUNTIME_ANNOTATION: "1h"},
+        minMember=1,
+        preemptibility="preemptible",
     ),
-    kube_pod("patient-0", "patient", 2),
+    pod("patient-0", "patient", node="node-1", resources=gpus(2)),
 ]
 
 

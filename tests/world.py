@@ -7,6 +7,10 @@
 - **One small cluster for the rules** (:data:`TREE`, :data:`PREEMPTOR`, :data:`RECLAIMER`,
   :func:`session`, :func:`job`): a queue tree with a preempt min-runtime, an inherited reclaim
   min-runtime and a never queue, evaluated at :data:`NOW`.
+- **Kubernetes objects as** ``kubectl get -o json`` **prints them** (:func:`queue_object`,
+  :func:`pod_group`, :func:`pod`, :func:`priority_class`, :func:`config_map`, :func:`shard`,
+  :func:`owner_object`, :func:`owner_reference`, :func:`scheduler_document`): one builder per
+  kind, keyword arguments for what a test varies.
 - **The public modules** (:data:`PUBLIC_MODULES`) that the API and docs tests check.
 """
 
@@ -22,6 +26,7 @@ import yaml
 
 from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
 from minruntime._evictable import TaskOrder
+from minruntime.kube import POD_GROUP_ANNOTATION
 
 JSON = dict[str, Any]
 
@@ -150,6 +155,179 @@ def job(
 def ids(items: Sequence[Any]) -> list[Any]:
     """The ``id`` of each task or job, in order."""
     return [item.id for item in items]
+
+
+# -- Kubernetes objects as kubectl prints them ---------------------------------------------------
+
+
+def queue_object(name: str, **spec: Any) -> JSON:
+    """A Queue (``scheduling.run.ai/v2``) with this ``spec`` (``parentQueue=...`` and so on)."""
+    return {
+        "apiVersion": "scheduling.run.ai/v2",
+        "kind": "Queue",
+        "metadata": {"name": name, "uid": f"uid-queue-{name}"},
+        "spec": spec,
+    }
+
+
+def pod_group(
+    name: str = "train",
+    namespace: str = "ml",
+    *,
+    queue: str | None = "team",
+    labels: Mapping[str, object] | None = None,
+    annotations: Mapping[str, object] | None = None,
+    created: str | None = None,
+    **spec: Any,
+) -> JSON:
+    """A PodGroup (``scheduling.run.ai/v2alpha2``) of ``queue`` with the other ``spec`` fields
+    as given; ``created`` is its ``metadata.creationTimestamp``."""
+    metadata: JSON = {"name": name, "namespace": namespace, "uid": f"uid-pg-{namespace}-{name}"}
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if annotations is not None:
+        metadata["annotations"] = dict(annotations)
+    if created is not None:
+        metadata["creationTimestamp"] = created
+    body: JSON = dict(spec)
+    if queue is not None:
+        body["queue"] = queue
+    return {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": metadata,
+        "spec": body,
+    }
+
+
+def pod(
+    name: str = "train-0",
+    group: str | None = "train",
+    namespace: str = "ml",
+    *,
+    phase: str | None = "Running",
+    node: str | None = None,
+    labels: Mapping[str, object] | None = None,
+    annotations: Mapping[str, object] | None = None,
+    owners: list[JSON] | None = None,
+    deleting: bool = False,
+    gates: list[JSON] | None = None,
+    resources: Mapping[str, Any] | None = None,
+    **sections: Any,
+) -> JSON:
+    """A Pod of pod group ``group`` (its annotation), one container (with ``resources``), on
+    ``node``; ``sections`` replace whole top-level fields (``spec=...``) for malformed input."""
+    metadata: JSON = {"name": name, "namespace": namespace, "uid": f"uid-pod-{namespace}-{name}"}
+    all_annotations: JSON = dict(annotations or {})
+    if group is not None:
+        all_annotations[POD_GROUP_ANNOTATION] = group
+    if all_annotations:
+        metadata["annotations"] = all_annotations
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if owners is not None:
+        metadata["ownerReferences"] = owners
+    if deleting:
+        metadata["deletionTimestamp"] = "2026-11-22T11:59:00Z"
+    container: JSON = {"name": "main", "image": "busybox"}
+    if resources is not None:
+        container["resources"] = dict(resources)
+    spec: JSON = {"containers": [container]}
+    if node is not None:
+        spec["nodeName"] = node
+    if gates is not None:
+        spec["schedulingGates"] = gates
+    obj: JSON = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+    if phase is not None:
+        obj["status"] = {"phase": phase}
+    obj.update(sections)
+    return obj
+
+
+def owner_reference(kind: str, name: str, *, controller: bool = True) -> JSON:
+    """An entry of ``metadata.ownerReferences`` naming an ``apps/v1`` owner."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": kind,
+        "name": name,
+        "uid": f"uid-{name}",
+        "controller": controller,
+        "blockOwnerDeletion": True,
+    }
+
+
+def owner_object(
+    kind: str,
+    name: str,
+    *,
+    api_version: str = "apps/v1",
+    labels: Mapping[str, str] | None = None,
+    annotations: Mapping[str, str] | None = None,
+    owners: list[JSON] | None = None,
+) -> JSON:
+    """An owner of pods (a ReplicaSet, a Job, ...) in namespace ``ml``."""
+    metadata: JSON = {"name": name, "namespace": "ml", "uid": f"uid-{name}"}
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if annotations is not None:
+        metadata["annotations"] = dict(annotations)
+    if owners is not None:
+        metadata["ownerReferences"] = owners
+    return {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": {}}
+
+
+def priority_class(
+    name: str,
+    value: int,
+    *,
+    global_default: bool | None = None,
+    preemption_policy: str = "PreemptLowerPriority",
+) -> JSON:
+    """A PriorityClass (``scheduling.k8s.io/v1``)."""
+    obj: JSON = {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": name},
+        "value": value,
+        "preemptionPolicy": preemption_policy,
+    }
+    if global_default is not None:
+        obj["globalDefault"] = global_default
+    return obj
+
+
+def scheduler_document(arguments: Mapping[str, str] | None = None) -> JSON:
+    """The scheduler's config document, with the minruntime plugin and its ``arguments``."""
+    plugin: JSON = {"name": "minruntime"}
+    if arguments is not None:
+        plugin["arguments"] = dict(arguments)
+    return {
+        "actions": "allocate, consolidation, reclaim, preempt, stalegangeviction",
+        "tiers": [
+            {"plugins": [{"name": "predicates"}, {"name": "proportion"}]},
+            {"plugins": [{"name": "priority"}, plugin, {"name": "elastic"}]},
+        ],
+    }
+
+
+def config_map(name: str, data: Mapping[str, object], namespace: str = "kai-scheduler") -> JSON:
+    """A ConfigMap with this ``data``."""
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-cm-{name}"},
+        "data": dict(data),
+    }
+
+
+def shard(name: str = "default", **spec: Any) -> JSON:
+    """A SchedulingShard (``kai.scheduler/v1``) with this ``spec``."""
+    return {
+        "apiVersion": "kai.scheduler/v1",
+        "kind": "SchedulingShard",
+        "metadata": {"name": name},
+        "spec": {"partitionLabelValue": "", **spec},
+    }
 
 
 # -- the public modules --------------------------------------------------------------------------
