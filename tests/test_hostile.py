@@ -14,10 +14,9 @@ import zipfile
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
-from tests.world import JSON, config_map, pod, pod_group, queue_object
+from tests.world import JSON, config_map, pod, pod_group, queue_object, strict_json
 
 from minruntime import MinRuntime
 from minruntime._load import MAX_NODES, OutOfBounds, load_json, load_yaml
@@ -45,15 +44,6 @@ def run(args: list[str], stdin: str = "") -> tuple[int, str, list[str]]:
     out, err = io.StringIO(), io.StringIO()
     status = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err, now=NOW)
     return status, out.getvalue(), err.getvalue().splitlines()
-
-
-def strict_json(text: str) -> Any:
-    """json.loads that refuses NaN and the infinities, as every JSON reader but Python's."""
-
-    def refuse(constant: str) -> None:
-        raise AssertionError(f"{constant} in the JSON output")
-
-    return json.loads(text, parse_constant=refuse)
 
 
 def snapshot_text(*objects: JSON) -> str:

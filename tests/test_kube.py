@@ -318,10 +318,13 @@ objects_strategy = st.lists(
 )
 
 
+SHAPES = st.sampled_from(["array", "List", "ConfigMapList"])
+
+
 def _nest(draw: st.DrawFn, items: list[JSON]) -> object:
     """Wrap ``items`` in a random arrangement of ``List`` objects and arrays."""
     if not items or draw(st.booleans()):
-        shape = draw(st.sampled_from(["array", "List", "ConfigMapList"]))
+        shape = draw(SHAPES)
         return items if shape == "array" else {"kind": shape, "items": items}
     cut = draw(st.integers(0, len(items)))
     return [_nest(draw, items[:cut]), _nest(draw, items[cut:])]

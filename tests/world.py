@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -328,6 +329,15 @@ def shard(name: str = "default", **spec: Any) -> JSON:
         "metadata": {"name": name},
         "spec": {"partitionLabelValue": "", **spec},
     }
+
+
+def strict_json(text: str) -> Any:
+    """json.loads that refuses NaN and the infinities, as every JSON reader but Python's."""
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
 
 
 # -- the public modules --------------------------------------------------------------------------
