@@ -11,23 +11,38 @@
   :func:`pod_group`, :func:`pod`, :func:`priority_class`, :func:`config_map`, :func:`shard`,
   :func:`owner_object`, :func:`owner_reference`, :func:`scheduler_document`): one builder per
   kind, keyword arguments for what a test varies.
+- **A cluster with the checkpoint-aware settings** (:data:`CHECKPOINT_TREE`,
+  :func:`session_at`, :func:`victim`, :func:`at`, and the strategies :func:`checkpoint_inputs`
+  and :func:`near_checkpoints`): times in minutes from :data:`~minruntime.testing.BASE_TIME`.
 - **The public modules** (:data:`PUBLIC_MODULES`) that the API and docs tests check.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import attrs
 import yaml
+from hypothesis import strategies as st
 
-from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+from minruntime import (
+    Config,
+    Job,
+    JobInputs,
+    PodSet,
+    ProtectionSettings,
+    Queue,
+    QueueTree,
+    Session,
+    Task,
+)
 from minruntime._evictable import TaskOrder
 from minruntime.kube import POD_GROUP_ANNOTATION
+from minruntime.testing import BASE_TIME, min_runtimes
 
 JSON = dict[str, Any]
 
@@ -156,6 +171,129 @@ def job(
 def ids(items: Sequence[Any]) -> list[Any]:
     """The ``id`` of each task or job, in order."""
     return [item.id for item in items]
+
+
+# -- a cluster with the checkpoint-aware settings (docs/spec/beyond-min-runtime.md) ---------------
+
+
+def at(minutes: float) -> datetime:
+    """:data:`~minruntime.testing.BASE_TIME` plus ``minutes``."""
+    return BASE_TIME + timedelta(minutes=minutes)
+
+
+def stamp(minutes: float) -> str:
+    """:func:`at` as an RFC 3339 stamp in UTC (``...Z``), as an annotation carries it."""
+    return at(minutes).isoformat().replace("+00:00", "Z")
+
+
+# org: preempt 20m, reclaim 30m, graces 5m (preempt) and 10m (reclaim), a job may ask for up to
+# 2h; under it a and b (nothing of their own), budget (2 evictions an hour), spent (no eviction
+# at all), nocap (no request honoured), uncapped (any request) and vault (reclaim never)
+CHECKPOINT_TREE = QueueTree(
+    [
+        Queue(
+            "org",
+            preempt_min_runtime="20m",
+            reclaim_min_runtime="30m",
+            protections=ProtectionSettings(
+                preempt_checkpoint_grace="5m",
+                reclaim_checkpoint_grace="10m",
+                max_job_min_runtime="2h",
+            ),
+        ),
+        Queue("a", "org"),
+        Queue("b", "org"),
+        Queue(
+            "budget", "org", protections=ProtectionSettings(max_evictions=2, eviction_window="1h")
+        ),
+        Queue("spent", "org", protections=ProtectionSettings(max_evictions=0)),
+        Queue("nocap", "org", protections=ProtectionSettings(max_job_min_runtime=0)),
+        Queue("uncapped", "org", protections=ProtectionSettings(max_job_min_runtime="never")),
+        Queue("vault", "org", reclaim_min_runtime="never"),
+    ]
+)
+
+
+def session_at(
+    minutes: float, tree: QueueTree = CHECKPOINT_TREE, config: Config | None = None
+) -> Session:
+    """A session over ``tree`` (default :data:`CHECKPOINT_TREE`) at :func:`at` ``(minutes)``."""
+    return Session(tree, Config() if config is None else config, at(minutes))
+
+
+def victim(
+    name: str,
+    queue: str = "a",
+    *,
+    start: float | None = 0,
+    weights: Iterable[float] = (1.0,),
+    min_available: int | None = None,
+    priority: int = 50,
+    preemptibility: str = "preemptible",
+    **inputs: Any,
+) -> Job:
+    """A running job: one pod set of running tasks with these weights (not elastic by default)."""
+    tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
+    return Job(
+        name,
+        queue,
+        priority=priority,
+        preemptibility=preemptibility,
+        start_time=None if start is None else at(start),
+        pod_sets=[
+            PodSet(
+                min_available=len(tasks) if min_available is None else min_available, tasks=tasks
+            )
+        ],
+        inputs=JobInputs(**inputs) if inputs else None,
+    )
+
+
+CHECKPOINTING = victim("ckpt", checkpoint_interval="45m")
+"""A victim of queue a, started at 0, that checkpoints every 45 minutes."""
+
+
+@st.composite
+def checkpoint_inputs(draw: st.DrawFn, job: Job) -> Job:
+    """The job with random section 16 inputs (some absent)."""
+    seconds = st.integers(-4 * 3600, 600)
+    return attrs.evolve(
+        job,
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(),
+            last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
+            checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
+            evictions=draw(
+                st.one_of(
+                    st.just(()),
+                    st.integers(0, 4),
+                    st.lists(seconds.map(lambda s: at(s / 60)), max_size=4),
+                )
+            ),
+            requested_min_runtime=draw(st.one_of(st.none(), min_runtimes(allow_never=False))),
+        ),
+    )
+
+
+@st.composite
+def near_checkpoints(draw: st.DrawFn, job: Job, now: datetime) -> Job:
+    """The job with a checkpoint interval whose next checkpoint is near ``now`` (either side)."""
+    interval = draw(st.integers(60, 3 * 3600))
+    base = now + timedelta(seconds=draw(st.integers(-1800, 5400)) - interval)
+    if draw(st.booleans()):
+        return attrs.evolve(
+            job,
+            start_time=base,
+            inputs=attrs.evolve(job.inputs or JobInputs(), checkpoint_interval=interval),
+        )
+    start = base - timedelta(seconds=draw(st.integers(0, 3 * 3600)))
+    return attrs.evolve(
+        job,
+        start_time=start,
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(), last_checkpoint=base, checkpoint_interval=interval
+        ),
+    )
 
 
 # -- Kubernetes objects as kubectl prints them ---------------------------------------------------
