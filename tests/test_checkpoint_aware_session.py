@@ -1,11 +1,11 @@
 """Checkpoint-aware protection through the Session (docs/spec/beyond-min-runtime.md with
 docs/spec/filters.md to docs/spec/session.md).
 
-Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate``, ``stats``,
-``unsaved_work`` and ``rank_victims`` with checkpoint graces, eviction budgets and per-job
-requests; a Session over a Kubernetes snapshot that carries the annotations; and the laws:
-without the inputs nothing changes, the ranking is the eligible victims reordered, the grace
-never holds a preemptor past ``now + grace``, and a job is never evicted beyond its budget.
+Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate`` and ``stats``
+with checkpoint graces, eviction budgets and per-job requests; a Session over a Kubernetes
+snapshot that carries the annotations; and the laws: without the inputs nothing changes, the
+grace never holds a preemptor past ``now + grace``, and a job is never evicted beyond its
+budget. Unsaved work and the ranking: ``tests/test_ranking.py``.
 """
 
 from __future__ import annotations
