@@ -24,7 +24,7 @@ from minruntime import (
     Session,
     Task,
 )
-from minruntime._delay import held_until_ns, is_held
+from minruntime._protection import held_until_ns, is_held
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 S = 10**9
