@@ -301,6 +301,37 @@ def test_an_unreadable_delay_is_a_warning_and_no_delay_or_an_error_when_strict()
     assert caught.value.field == "spec.preemptionDelay"
 
 
+def test_an_unreadable_delay_on_an_owner_or_the_pod_names_where_it_is_and_the_next_is_used() -> (
+    None
+):
+    owner: dict[str, object] = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {
+            "name": "step",
+            "namespace": "ml",
+            "uid": "u-step",
+            "annotations": {"kai.scheduler/preemption-delay": "soon"},
+        },
+    }
+    member = pod({"kai.scheduler/preemption-delay": "7"})
+    member["metadata"]["ownerReferences"] = [  # type: ignore[index]
+        {"kind": "Job", "name": "step", "uid": "u-step", "controller": True}
+    ]
+    inputs, warnings = read(owner, pod_group(), member)
+    assert inputs is not None
+    assert inputs.preemption_delay is None
+    assert [w.split(": invalid duration")[0] for w in warnings] == [
+        "PodGroup/ml/p annotation on Job/step",
+        "PodGroup/ml/p annotation on Pod/ml/p-0",
+    ]
+    member["metadata"]["annotations"]["kai.scheduler/preemption-delay"] = "4m"  # type: ignore[index]
+    inputs, warnings = read(owner, pod_group(), member)
+    assert inputs is not None
+    assert inputs.preemption_delay == MinRuntime("4m")
+    assert len(warnings) == 1
+
+
 def test_an_unreadable_creation_time_is_a_warning() -> None:
     inputs, warnings = read(pod_group(created="yesterday"), pod())
     assert inputs is None

@@ -239,8 +239,12 @@ def read_pod(
         containers = spec.get("containers")
         if containers:
             weight = _fast_gpus(containers)
+        created = metadata.get("creationTimestamp")
+        ns = times.get(created, _UNSEEN) if type(created) is str else None
+        if ns is _UNSEEN:
+            ns = creation_ns(created, times)
         return PodRecord(
-            _order(metadata.get("creationTimestamp"), name, times),
+            (ns is None, ns or 0, name),
             name,
             namespace,
             group,
@@ -258,6 +262,10 @@ def read_pod(
             problems.extend(own)
             return None
         return record._replace(problems=tuple(own))
+
+
+_UNSEEN: Any = object()
+"""Not yet in the creation-time cache."""
 
 
 class _Irregular(Exception):
