@@ -367,16 +367,15 @@ def read_snapshot(
         raise InvalidQueueTree(queue_problems)
     problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in tree.warnings)
 
-    group_keys: set[tuple[str, str]] = set()
+    members: dict[tuple[str, str], list[PodRecord]] = {}  # per pod group, its pods
     for group in groups:
         metadata = group.get("metadata")
         if isinstance(metadata, Mapping) and isinstance(metadata.get("name"), str):
             namespace = metadata.get("namespace")
-            group_keys.add((namespace if isinstance(namespace, str) else "", metadata["name"]))
-    members: dict[tuple[str, str], list[PodRecord]] = {}
+            members[namespace if isinstance(namespace, str) else "", metadata["name"]] = []
     for record in records:
-        key = (record.namespace, record.group)
-        if key not in group_keys:
+        listed = members.get((record.namespace, record.group))
+        if listed is None:
             problems.extend(record.problems)
             problems.append(
                 _problem(
@@ -388,7 +387,7 @@ def read_snapshot(
                 )
             )
             continue
-        members.setdefault(key, []).append(record)
+        listed.append(record)
     for listed in members.values():
         listed.sort(key=_ORDER)  # nothing below depends on the order of the input
 
@@ -417,7 +416,18 @@ def read_snapshot(
                     "its decisions say the victim's queue is unknown",
                 )
             )
-        jobs.append(SnapshotJob(**job._asdict()))
+        jobs.append(
+            SnapshotJob(
+                job=job.job,
+                namespace=job.namespace,
+                name=job.name,
+                priority_class=job.priority_class,
+                preemptibility=job.preemptibility,
+                problems=job.problems,
+                left_out=job.left_out,
+                core_pods=job.core_pods,
+            )
+        )
     snapshot = Snapshot(
         tree=tree,
         config=config,
