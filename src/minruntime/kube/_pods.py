@@ -273,23 +273,30 @@ class _Irregular(Exception):
 
 
 def _fast_gpus(containers: Any) -> float:
+    """The GPUs of a well-formed pod's containers (each its limit, else its request), else 1;
+    anything but a count of ASCII digits or an int in range goes to the careful path (which
+    names it): ``str.isdigit`` alone is true of ``'²'`` and ``'١'`` too."""
     gpus = 0.0
     for container in containers:
         resources = container.get("resources")
         if not resources:
             continue
-        for part in ("limits", "requests"):
-            section = resources.get(part)
+        amount = None
+        section = resources.get("limits")
+        if section:
+            amount = section.get(GPU_RESOURCE)
+        if amount is None:
+            section = resources.get("requests")
             if section:
                 amount = section.get(GPU_RESOURCE)
-                if amount is not None:
-                    if type(amount) is str and amount.isdigit() and len(amount) <= 6:
-                        gpus += int(amount)
-                    elif type(amount) is int and 0 <= amount <= _MAX_WEIGHT:
-                        gpus += amount
-                    else:
-                        raise _Irregular
-                    break
+        if amount is None:
+            continue
+        if type(amount) is str and len(amount) <= 6 and amount.isascii() and amount.isdigit():
+            gpus += int(amount)
+        elif type(amount) is int and 0 <= amount <= _MAX_WEIGHT:
+            gpus += amount
+        else:
+            raise _Irregular
     return gpus if gpus > 0 else 1.0
 
 
