@@ -238,3 +238,98 @@ def test_a_conflicting_duplicate_pod_leaves_both_out_and_the_job_keeps_the_rest(
         "Pod/nlp-team/llama-sft-workers-3: the snapshot holds two different objects of this "
         "name (a snapshot must hold one version of each object); both left out"
     ]
+
+
+def _member(field: str, value: object) -> JSON:
+    """A well-formed pod of ml/train with one field (``where.key``) set to ``value``."""
+    obj: JSON = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": "train-0",
+            "namespace": "ml",
+            "annotations": {"pod-group-name": "train"},
+        },
+        "status": {"phase": "Running"},
+    }
+    where, _, key = field.rpartition(".")
+    (obj[where] if where else obj)[key] = value
+    return obj
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "tasks", "expected"),
+    [
+        (
+            "metadata.annotations",
+            [],
+            [],
+            (
+                "IGNORED",
+                "Pod/ml/train-0",
+                "metadata.annotations",
+                "expected an object, got []; ignored",
+            ),
+        ),
+        (
+            "metadata.namespace",
+            [],
+            [],
+            (
+                "LEFT_OUT",
+                "Pod/train-0",
+                "metadata.namespace",
+                "expected a string, got []; left out",
+            ),
+        ),
+        (
+            "metadata.labels",
+            [],
+            ["train-0"],
+            ("IGNORED", "Pod/ml/train-0", "metadata.labels", "expected an object, got []; ignored"),
+        ),
+        (
+            "spec",
+            [],
+            [],
+            ("LEFT_OUT", "Pod/ml/train-0", "spec", "expected an object, got []; left out"),
+        ),
+        (
+            "status",
+            [],
+            [],
+            ("LEFT_OUT", "Pod/ml/train-0", "status", "expected an object, got []; left out"),
+        ),
+        (
+            "status.phase",
+            "",
+            [],
+            (
+                "LEFT_OUT",
+                "Pod/ml/train-0",
+                "status.phase",
+                "unknown phase '' (expected Pending, Running, Succeeded, Failed or Unknown); left out",
+            ),
+        ),
+    ],
+)
+def test_an_empty_or_mistyped_pod_field_is_named_not_read_as_absent(
+    field: str, value: object, tasks: list[str], expected: tuple[str, str, str, str]
+) -> None:
+    """A pod field that is empty or of the wrong type (not absent) is named, as a pod with
+    anything else unexpected is: never read as if the field were absent, in silence."""
+    queue = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"}}
+    group = {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": {"name": "train", "namespace": "ml"},
+        "spec": {"queue": "team", "minMember": 1, "preemptibility": "preemptible"},
+    }
+    snapshot = read_snapshot([queue, group, _member(field, value)])
+    assert [str(t.id) for t in snapshot.jobs[0].job.pod_sets[0].tasks] == tasks
+    kind, ref, path, message = expected
+    assert [
+        (p.kind.name, str(p.object), p.field, p.message)
+        for p in snapshot.every_problem()
+        if str(p.object).startswith("Pod/")
+    ] == [(kind, ref, path, f"{ref} {path}: {message}")]

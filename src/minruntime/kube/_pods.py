@@ -200,19 +200,31 @@ def read_pod(
     member of any job: ignored in silence) or that cannot be read (left out, with a problem).
     """
     try:  # the fast path: a well-formed pod, read by direct look-ups
+        # an absent field is its default; any other value of the wrong type, or empty where
+        # the careful path refuses it (a phase of ""), goes to the careful path, which names it
         metadata = pod["metadata"]
-        annotations = metadata.get("annotations") or {}
+        annotations = metadata.get("annotations")
+        if annotations is None:
+            annotations = {}
         group = annotations.get(POD_GROUP_ANNOTATION)
         if not group:
-            if (type(annotations) is dict and group is None) or group == "":
+            if type(annotations) is dict and group is None:
                 return None
             raise _Irregular
         name = metadata["name"]
-        namespace = metadata.get("namespace") or ""
-        labels = metadata.get("labels") or {}
-        spec = pod.get("spec") or {}
-        status = pod.get("status") or {}
-        phase = status.get("phase") or "Pending"
+        namespace = metadata.get("namespace")
+        if namespace is None:
+            namespace = ""
+        labels = metadata.get("labels")
+        if labels is None:
+            labels = {}
+        spec = pod.get("spec")
+        if spec is None:
+            spec = {}
+        status = pod.get("status")
+        phase = "Pending" if status is None else status.get("phase")
+        if phase is None:
+            phase = "Pending"
         node = spec.get("nodeName")
         deleting = metadata.get("deletionTimestamp") is not None
         sub_group = labels.get(SUBGROUP_LABEL) or None
