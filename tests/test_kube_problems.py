@@ -14,6 +14,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
 
 from minruntime import InvalidSnapshot, UnknownJob
 from minruntime.kube import (
@@ -333,3 +335,73 @@ def test_an_empty_or_mistyped_pod_field_is_named_not_read_as_absent(
         for p in snapshot.every_problem()
         if str(p.object).startswith("Pod/")
     ] == [(kind, ref, path, f"{ref} {path}: {message}")]
+
+
+_ABSENT: Any = object()
+_POD_FIELDS = {
+    "status.phase": st.sampled_from([_ABSENT, None, "Pending", "Running", "Failed", "", "running"]),
+    "spec.nodeName": st.sampled_from([_ABSENT, None, "node-1", "", 5]),
+    "metadata.deletionTimestamp": st.sampled_from([_ABSENT, None, "2026-11-22T11:00:00Z", 3]),
+    "spec.schedulingGates": st.sampled_from([_ABSENT, None, [], [{"name": "gate"}], "gate"]),
+    "metadata.labels": st.sampled_from(
+        [_ABSENT, None, {}, {"team": "a"}, {SUBGROUP_LABEL: ""}, {"team": 5}, []]
+    ),
+    "metadata.namespace": st.sampled_from([_ABSENT, None, "ml", "", 7]),
+    "spec.containers": st.sampled_from(
+        [
+            _ABSENT,
+            [],
+            [{}],
+            [{"resources": {"limits": {"nvidia.com/gpu": "2"}}}],
+            [{"resources": {"requests": {"nvidia.com/gpu": 3}}}, {"resources": None}],
+            [{"resources": {"limits": {}, "requests": {"nvidia.com/gpu": "1"}}}],
+        ]
+    ),
+}
+
+
+@given(st.fixed_dictionaries(_POD_FIELDS))
+def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, Any]) -> None:
+    """Law: a pod read by direct look-ups gives the task and the problems the careful path
+    gives. The careful path is forced by a task-weight annotation (which the fast path leaves
+    to it) equal to the weight the fast path read, so only the path differs."""
+    pod: JSON = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "p-0", "annotations": {"pod-group-name": "g"}},
+    }
+    for path, value in fields.items():
+        if value is not _ABSENT:
+            where, key = path.split(".")
+            pod.setdefault(where, {})[key] = copy.deepcopy(value)
+    namespace = fields["metadata.namespace"]
+    group: JSON = {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": {"name": "g", "namespace": namespace if isinstance(namespace, str) else ""},
+        "spec": {"queue": "q", "minMember": 1, "preemptibility": "preemptible"},
+    }
+    queue = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}}
+
+    def read(obj: JSON) -> tuple[list[tuple[str, str, float]], list[str]]:
+        snapshot = read_snapshot([queue, group, obj])
+        tasks = [
+            (str(t.id), str(t.status), t.weight)
+            for job in snapshot.jobs
+            for pod_set in job.job.pod_sets
+            for t in pod_set.tasks
+        ]
+        named = [p.message for p in snapshot.every_problem() if str(p.object).startswith("Pod/")]
+        return tasks, named
+
+    fast = read(pod)
+    careful_pod = copy.deepcopy(pod)
+    weight = fast[0][0][2] if fast[0] else 1.0
+    careful_pod["metadata"]["annotations"]["minruntime/task-weight"] = repr(weight)
+    careful = read(careful_pod)
+    event("read" if fast[0] else "left out")
+    event("named" if fast[1] else "no problem")
+    # a GPU amount the careful path names is named there and not under the weight annotation
+    assert careful == fast or (
+        fast[1] and careful[0] == fast[0] and set(careful[1]) <= set(fast[1])
+    )
