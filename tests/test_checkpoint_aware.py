@@ -18,6 +18,7 @@ import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.world import JSON, pod, pod_group, queue_object
 
 from minruntime import (
     Action,
@@ -56,7 +57,6 @@ from minruntime.kube import (
     CHECKPOINT_INTERVAL_ANNOTATION,
     EVICTIONS_ANNOTATION,
     LAST_CHECKPOINT_ANNOTATION,
-    POD_GROUP_ANNOTATION,
     REQUESTED_MIN_RUNTIME_ANNOTATION,
     TASK_WEIGHT_ANNOTATION,
     read_queue,
@@ -1013,57 +1013,15 @@ def test_extensions_are_remembered() -> None:
 
 # -- Kubernetes: the annotations and the Queue fields --------------------------------------------
 
-JSON = dict[str, Any]
-
-
-def queue_object(name: str, **spec: Any) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2",
-        "kind": "Queue",
-        "metadata": {"name": name},
-        "spec": spec,
-    }
-
-
-def pod_group(name: str = "train", *, annotations: Mapping[str, str] | None = None) -> JSON:
-    metadata: JSON = {"name": name, "namespace": "ml"}
-    if annotations is not None:
-        metadata["annotations"] = dict(annotations)
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": metadata,
-        "spec": {"queue": "team", "minMember": 1, "preemptibility": "preemptible"},
-    }
-
-
-def pod(
-    name: str,
-    *,
-    annotations: Mapping[str, str] | None = None,
-    resources: Mapping[str, Any] | None = None,
-) -> JSON:
-    container: JSON = {"name": "main", "image": "trainer"}
-    if resources is not None:
-        container["resources"] = dict(resources)
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": "ml",
-            "annotations": {POD_GROUP_ANNOTATION: "train", **(annotations or {})},
-        },
-        "spec": {"nodeName": "node-1", "containers": [container]},
-        "status": {"phase": "Running"},
-    }
+GANG: dict[str, Any] = {"minMember": 1, "preemptibility": "preemptible"}
+"""The spec of the pod group every test here reads (beside its queue, 'team')."""
 
 
 def read_one(
     annotations: Mapping[str, str], *pods: JSON, strict_times: bool = False
 ) -> tuple[Job, tuple[str, ...]]:
     snapshot = read_snapshot(
-        [queue_object("team"), pod_group(annotations=annotations), *pods],
+        [queue_object("team"), pod_group(annotations=annotations, **GANG), *pods],
         strict_times=strict_times,
     )
     (found,) = snapshot.jobs
@@ -1123,7 +1081,7 @@ def test_pod_group_annotations_are_read_into_the_job() -> None:
             EVICTIONS_ANNOTATION: "2026-11-22T10:00:00Z, 2026-11-22T09:00:00+01:00",
             REQUESTED_MIN_RUNTIME_ANNOTATION: "2h",
         },
-        pod("train-0"),
+        pod("train-0", node="node-1"),
     )
     assert job.inputs is not None
     assert job.inputs.last_checkpoint == datetime(2026, 11, 22, 11, 40, tzinfo=UTC)
@@ -1137,14 +1095,14 @@ def test_pod_group_annotations_are_read_into_the_job() -> None:
 
 
 def test_a_bare_integer_eviction_annotation_is_a_count() -> None:
-    job, warnings = read_one({EVICTIONS_ANNOTATION: " 4 "}, pod("train-0"))
+    job, warnings = read_one({EVICTIONS_ANNOTATION: " 4 "}, pod("train-0", node="node-1"))
     assert job.inputs is not None
     assert job.inputs.evictions == 4
     assert warnings == ()
 
 
 def test_a_pod_group_without_the_annotations_has_no_inputs() -> None:
-    job, _ = read_one({}, pod("train-0"))
+    job, _ = read_one({}, pod("train-0", node="node-1"))
     assert job.inputs is None
 
 
@@ -1181,7 +1139,7 @@ def test_a_pod_group_without_the_annotations_has_no_inputs() -> None:
 def test_an_unreadable_annotation_warns_and_is_ignored(
     annotations: Mapping[str, str], field: str, fragment: str
 ) -> None:
-    job, warnings = read_one(annotations, pod("train-0"))
+    job, warnings = read_one(annotations, pod("train-0", node="node-1"))
     assert job.inputs is None
     (warning,) = warnings
     assert warning.startswith(f"PodGroup/ml/train metadata.annotations[{field!r}]: ")
@@ -1191,7 +1149,11 @@ def test_an_unreadable_annotation_warns_and_is_ignored(
 
 def test_an_unreadable_annotation_is_an_error_with_strict_times() -> None:
     with pytest.raises(InvalidObject) as caught:
-        read_one({LAST_CHECKPOINT_ANNOTATION: "yesterday"}, pod("train-0"), strict_times=True)
+        read_one(
+            {LAST_CHECKPOINT_ANNOTATION: "yesterday"},
+            pod("train-0", node="node-1"),
+            strict_times=True,
+        )
     assert str(caught.value).startswith(
         f"PodGroup/ml/train metadata.annotations[{LAST_CHECKPOINT_ANNOTATION!r}]: "
         "invalid timestamp 'yesterday'"
@@ -1200,7 +1162,9 @@ def test_an_unreadable_annotation_is_an_error_with_strict_times() -> None:
 
 
 def test_an_unreadable_eviction_time_warns_and_the_others_are_kept() -> None:
-    job, warnings = read_one({EVICTIONS_ANNOTATION: "2026-11-22T10:00:00Z,soon"}, pod("train-0"))
+    job, warnings = read_one(
+        {EVICTIONS_ANNOTATION: "2026-11-22T10:00:00Z,soon"}, pod("train-0", node="node-1")
+    )
     assert job.inputs is not None
     assert job.inputs.evictions == (datetime(2026, 11, 22, 10, 0, tzinfo=UTC),)
     (warning,) = warnings
@@ -1215,12 +1179,13 @@ def test_task_weight_from_annotation_else_gpu_limits_else_requests_else_one() ->
         {},
         pod(
             "by-annotation",
+            node="node-1",
             annotations={TASK_WEIGHT_ANNOTATION: "2.5"},
             resources={"limits": {"nvidia.com/gpu": "8"}},
         ),
-        pod("by-limits", resources={"limits": {"nvidia.com/gpu": "4"}}),
-        pod("by-requests", resources={"requests": {"nvidia.com/gpu": 2}}),
-        pod("cpu-only", resources={"limits": {"cpu": "4"}}),
+        pod("by-limits", node="node-1", resources={"limits": {"nvidia.com/gpu": "4"}}),
+        pod("by-requests", node="node-1", resources={"requests": {"nvidia.com/gpu": 2}}),
+        pod("cpu-only", node="node-1", resources={"limits": {"cpu": "4"}}),
     )
     weights = {task.id: task.weight for task in job.tasks()}
     assert weights == {"by-annotation": 2.5, "by-limits": 4.0, "by-requests": 2.0, "cpu-only": 1.0}
@@ -1233,10 +1198,16 @@ def test_a_bad_task_weight_annotation_warns_or_is_an_error_when_strict(text: str
     """The same rule as the start time: fail-open with a warning, or strict on request."""
     field = f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]"
     message = f"Pod/ml/train-0 {field}: invalid weight {text!r} (expected a number >= 0)"
-    job, warnings = read_one({}, pod("train-0", annotations={TASK_WEIGHT_ANNOTATION: text}))
+    job, warnings = read_one(
+        {}, pod("train-0", node="node-1", annotations={TASK_WEIGHT_ANNOTATION: text})
+    )
     assert job.pod_sets[0].tasks[0].weight == 1.0
     assert f"{message}; ignored" in warnings
     with pytest.raises(InvalidObject) as caught:
-        read_one({}, pod("train-0", annotations={TASK_WEIGHT_ANNOTATION: text}), strict_times=True)
+        read_one(
+            {},
+            pod("train-0", node="node-1", annotations={TASK_WEIGHT_ANNOTATION: text}),
+            strict_times=True,
+        )
     assert str(caught.value) == message
     assert caught.value.field == field

@@ -1,16 +1,15 @@
 """Checkpoint-aware protection through the Session (docs/spec/beyond-min-runtime.md with
 docs/spec/filters.md to docs/spec/session.md).
 
-Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate``, ``stats``,
-``unsaved_work`` and ``rank_victims`` with checkpoint graces, eviction budgets and per-job
-requests; a Session over a Kubernetes snapshot that carries the annotations; and the laws:
-without the inputs nothing changes, the ranking is the eligible victims reordered, the grace
-never holds a preemptor past ``now + grace``, and a job is never evicted beyond its budget.
+Eligibility, ``explain``, ``protected_until``, ``next_expiry``, ``validate`` and ``stats``
+with checkpoint graces, eviction budgets and per-job requests; a Session over a Kubernetes
+snapshot that carries the annotations; and the laws: without the inputs nothing changes, the
+grace never holds a preemptor past ``now + grace``, and a job is never evicted beyond its
+budget. Unsaved work and the ranking: ``tests/test_ranking.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +17,21 @@ import attrs
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
+from tests.world import (
+    CHECKPOINT_TREE,
+    CHECKPOINTING,
+    PREEMPTOR,
+    RECLAIMER,
+    at,
+    checkpoint_inputs,
+    near_checkpoints,
+    pod,
+    pod_group,
+    queue_object,
+    session_at,
+    stamp,
+    victim,
+)
 
 from minruntime import (
     FOREVER,
@@ -29,112 +43,39 @@ from minruntime import (
     Job,
     JobInputs,
     MinRuntime,
-    PodSet,
     ProtectionKind,
     ProtectionSettings,
     Queue,
     QueueTree,
     Reason,
     Session,
-    Task,
 )
 from minruntime._resolution import Resolver
 from minruntime.kube import (
     CHECKPOINT_INTERVAL_ANNOTATION,
     EVICTIONS_ANNOTATION,
     LAST_CHECKPOINT_ANNOTATION,
-    POD_GROUP_ANNOTATION,
     REQUESTED_MIN_RUNTIME_ANNOTATION,
     TASK_WEIGHT_ANNOTATION,
     read_snapshot,
 )
 from minruntime.starttime import START_TIME_ANNOTATION
-from minruntime.testing import BASE_TIME, jobs, min_runtimes, queue_trees
+from minruntime.testing import jobs, min_runtimes, queue_trees
 
-T0 = BASE_TIME
 RECLAIM = Action.RECLAIM
 PREEMPT = Action.PREEMPT
 
 
-def at(minutes: float) -> datetime:
-    return T0 + timedelta(minutes=minutes)
-
-
-def stamp(minutes: float) -> str:
-    return at(minutes).isoformat().replace("+00:00", "Z")
-
-
-TREE = QueueTree(
-    [
-        Queue(
-            "org",
-            preempt_min_runtime="20m",
-            reclaim_min_runtime="30m",
-            protections=ProtectionSettings(
-                preempt_checkpoint_grace="5m",
-                reclaim_checkpoint_grace="10m",
-                max_job_min_runtime="2h",
-            ),
-        ),
-        Queue("a", "org"),
-        Queue("b", "org"),
-        Queue(
-            "budget", "org", protections=ProtectionSettings(max_evictions=2, eviction_window="1h")
-        ),
-        Queue("spent", "org", protections=ProtectionSettings(max_evictions=0)),
-        Queue("nocap", "org", protections=ProtectionSettings(max_job_min_runtime=0)),
-        Queue("uncapped", "org", protections=ProtectionSettings(max_job_min_runtime="never")),
-        Queue("vault", "org", reclaim_min_runtime="never"),
-    ]
-)
-RECLAIMER = Job("rec", "b", priority=100, preemptibility="preemptible")
-PREEMPTOR = Job("pre", "a", priority=100, preemptibility="preemptible")
-
-
-def session(minutes: float, tree: QueueTree = TREE, config: Config | None = None) -> Session:
-    return Session(tree, Config() if config is None else config, at(minutes))
-
-
-def victim(
-    name: str,
-    queue: str = "a",
-    *,
-    start: float | None = 0,
-    weights: Iterable[float] = (1.0,),
-    min_available: int | None = None,
-    priority: int = 50,
-    preemptibility: str = "preemptible",
-    **inputs: Any,
-) -> Job:
-    """A running job: one pod set of running tasks with these weights (not elastic by default)."""
-    tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
-    return Job(
-        name,
-        queue,
-        priority=priority,
-        preemptibility=preemptibility,
-        start_time=None if start is None else at(start),
-        pod_sets=[
-            PodSet(
-                min_available=len(tasks) if min_available is None else min_available, tasks=tasks
-            )
-        ],
-        inputs=JobInputs(**inputs) if inputs else None,
-    )
-
-
 def explained(minutes: float, job: Job, action: Action = RECLAIM) -> Decision:
     preemptor = RECLAIMER if action is RECLAIM else PREEMPTOR
-    return session(minutes).explain(action, preemptor, job)
+    return session_at(minutes).explain(action, preemptor, job)
 
 
 # -- checkpoint grace ----------------------------------------------------------------------------
 
-CHECKPOINTING = victim("ckpt", checkpoint_interval="45m")
-
 
 def test_grace_refuses_a_victim_whose_next_checkpoint_is_due_within_it() -> None:
-    current = session(35)
+    current = session_at(35)
     assert not current.is_eligible(RECLAIM, RECLAIMER, CHECKPOINTING)
     assert current.is_protected(RECLAIM, RECLAIMER, CHECKPOINTING)
     assert current.protected_until(RECLAIM, RECLAIMER, CHECKPOINTING) == at(45)
@@ -222,7 +163,7 @@ def test_no_grace_where_it_resolves_to_zero() -> None:
         ]
     )
     job = victim("ckpt", checkpoint_interval="45m")
-    decision = session(44, tree).explain(RECLAIM, Job("rec", "b", priority=100), job)
+    decision = session_at(44, tree).explain(RECLAIM, Job("rec", "b", priority=100), job)
     assert decision.reason is Reason.ELIGIBLE
 
 
@@ -255,15 +196,15 @@ def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
     from_leaf2 = Job("p2", "leaf2", priority=100)
     outside = Job("p3", "B", priority=100)
     # from leaf2 the LCA is C: step down to leaf1 (0s); from B the victim's step is C: walk up to B
-    assert session(40, tree).explain(RECLAIM, from_leaf2, job).reason is Reason.ELIGIBLE
-    assert session(40, tree).explain(RECLAIM, outside, job).reason is Reason.CHECKPOINT_GRACE
+    assert session_at(40, tree).explain(RECLAIM, from_leaf2, job).reason is Reason.ELIGIBLE
+    assert session_at(40, tree).explain(RECLAIM, outside, job).reason is Reason.CHECKPOINT_GRACE
 
 
 def test_grace_from_the_node_pool_default() -> None:
     tree = QueueTree([Queue("a"), Queue("b")])
     settings = Config(protections=ProtectionSettings(reclaim_checkpoint_grace="10m"))
     job = victim("ckpt", checkpoint_interval="45m")
-    decision = session(35, tree, settings).explain(RECLAIM, RECLAIMER, job)
+    decision = session_at(35, tree, settings).explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
     assert str(decision) == (
         "reclaim of 'ckpt' by 'rec': refused: min-runtime 0s from the node-pool default is over, "
@@ -307,7 +248,7 @@ def test_budget_sentence_and_preempt() -> None:
     )
     job = attrs.evolve(THRASHED, queue="budget")
     own = Job("pre-b", "budget", priority=100)
-    assert session(26).explain(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
+    assert session_at(26).explain(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
 
 
 def test_the_min_runtime_is_named_when_it_protects_longer_than_the_budget() -> None:
@@ -327,7 +268,7 @@ def test_evictions_below_the_budget_do_not_protect() -> None:
 
 def test_a_bare_count_at_the_max_protects_for_good() -> None:
     job = victim("counted", "budget", start=-60, evictions=2)
-    current = session(0)
+    current = session_at(0)
     decision = current.explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, FOREVER)
     assert str(decision) == (
@@ -359,7 +300,7 @@ def test_the_budget_walks_up_from_the_victims_queue_and_needs_no_grace() -> None
         ]
     )
     job = victim("evicted", evictions=[at(-30)])
-    decision = session(0, tree).explain(RECLAIM, RECLAIMER, job)
+    decision = session_at(0, tree).explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, at(90))
 
 
@@ -385,12 +326,12 @@ def test_the_min_runtime_filter_refuses_a_victim_a_section_16_protection_holds(
     minutes: float, job: Job, kind: ProtectionKind
 ) -> None:
     # the queue's min-runtime (30m) is over in each case: only the section 16 protection holds
-    current = session(minutes)
+    current = session_at(minutes)
     assert current.explain(RECLAIM, RECLAIMER, job).protected_by is kind
     assert current.is_protected(RECLAIM, RECLAIMER, job) is True
     assert current.is_eligible(RECLAIM, RECLAIMER, job) is False
     assert current.min_runtime_filter(RECLAIM, RECLAIMER, job) is False
-    later = session(minutes + 60)
+    later = session_at(minutes + 60)
     if kind is not ProtectionKind.EVICTION_BUDGET:  # a budget of zero holds for good
         assert later.min_runtime_filter(RECLAIM, RECLAIMER, job) is True
 
@@ -456,7 +397,7 @@ def test_a_request_with_no_cap_anywhere_is_ignored_with_a_note() -> None:
         ]
     )
     job = victim("patient", requested_min_runtime="3h")
-    decision = session(30, tree).explain(RECLAIM, RECLAIMER, job)
+    decision = session_at(30, tree).explain(RECLAIM, RECLAIMER, job)
     assert decision.reason is Reason.ELIGIBLE
     assert decision.notes == ("the job requested 3h: no effect (cap 0s from the default)",)
 
@@ -480,7 +421,9 @@ def test_a_task_order_key_chooses_the_tasks_whose_unsaved_work_explain_counts() 
     """With a key, the elastic victim keeps its most important task (the light one here): the
     two heavier tasks are its surplus, in explain as in the ranking."""
     weights = {"elastic-0": 8.0, "elastic-1": 2.0, "elastic-2": 1.0}
-    keyed = Session(TREE, Config(), at(35), task_order=lambda task: weights[str(task.id)])
+    keyed = Session(
+        CHECKPOINT_TREE, Config(), at(35), task_order=lambda task: weights[str(task.id)]
+    )
     decision = keyed.explain(RECLAIM, RECLAIMER, ELASTIC)
     evictable = keyed.evictable_tasks(RECLAIM, RECLAIMER, ELASTIC)
     assert [task.id for task in evictable] == ["elastic-0", "elastic-1"]
@@ -488,7 +431,7 @@ def test_a_task_order_key_chooses_the_tasks_whose_unsaved_work_explain_counts() 
 
 
 def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
-    current = session(35)
+    current = session_at(35)
     decision = current.explain(RECLAIM, RECLAIMER, ELASTIC)
     assert (decision.reason, decision.allowed) == (Reason.DEFERRED, True)
     assert (decision.protected_by, decision.protected_until) == (
@@ -508,7 +451,7 @@ def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
 
 
 def test_a_victim_protected_by_grace_cannot_go_below_min_available() -> None:
-    current = session(35)
+    current = session_at(35)
     assert current.validate(RECLAIM, RECLAIMER, {ELASTIC: ["elastic-1", "elastic-2"]}).valid
     result = current.validate(
         RECLAIM, RECLAIMER, {ELASTIC: ["elastic-0", "elastic-1", "elastic-2"]}
@@ -532,12 +475,12 @@ def test_a_victim_protected_by_grace_cannot_go_below_min_available() -> None:
         "2026-01-01T00:45:00Z)"
     )
     # once the checkpoint is taken, the grace is over and the whole job may go
-    later = session(45).validate(RECLAIM, RECLAIMER, {ELASTIC: ["elastic-0", "elastic-1"]})
+    later = session_at(45).validate(RECLAIM, RECLAIMER, {ELASTIC: ["elastic-0", "elastic-1"]})
     assert later.valid
 
 
 def test_a_non_elastic_victim_in_its_grace_fails_validation() -> None:
-    result = session(35).validate(RECLAIM, RECLAIMER, {CHECKPOINTING: ["ckpt-0"]})
+    result = session_at(35).validate(RECLAIM, RECLAIMER, {CHECKPOINTING: ["ckpt-0"]})
     assert [(f.victim, f.active, f.evicted, f.min_available) for f in result.failures] == [
         ("ckpt", 1, 1, 1)
     ]
@@ -545,7 +488,7 @@ def test_a_non_elastic_victim_in_its_grace_fails_validation() -> None:
 
 def test_an_elastic_victim_with_a_spent_budget_is_deferred_and_validated() -> None:
     job = victim("elastic", "budget", start=-60, weights=(1, 1), min_available=1, evictions=3)
-    current = session(0)
+    current = session_at(0)
     decision = current.explain(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_by) == (
         Reason.DEFERRED,
@@ -563,9 +506,9 @@ def test_an_elastic_victim_with_a_spent_budget_is_deferred_and_validated() -> No
 def test_an_elastic_victim_protected_by_its_request_is_validated_until_the_effective_end() -> None:
     job = victim("elastic", weights=(1, 1), min_available=1, requested_min_runtime="1h")
     scenario = {job: ["elastic-0", "elastic-1"]}
-    failing = session(59).validate(RECLAIM, RECLAIMER, scenario)
+    failing = session_at(59).validate(RECLAIM, RECLAIMER, scenario)
     assert [f.protected_until for f in failing.failures] == [at(60)]
-    assert session(60).validate(RECLAIM, RECLAIMER, scenario).valid
+    assert session_at(60).validate(RECLAIM, RECLAIMER, scenario).valid
 
 
 # -- next_expiry ---------------------------------------------------------------------------------
@@ -575,7 +518,7 @@ def test_next_expiry_accounts_for_the_grace_and_the_budget_and_skips_for_good() 
     in_grace = CHECKPOINTING  # until 45 m
     budget = victim("thrashed", "budget", start=-10, evictions=[at(-20), at(-15)])  # until 40 m
     counted = victim("counted", "budget", start=-60, evictions=2)  # for good
-    current = session(35)
+    current = session_at(35)
     assert current.next_expiry(RECLAIM, RECLAIMER, [counted, in_grace, budget]) == at(40)
     assert current.next_expiry(RECLAIM, RECLAIMER, [counted, in_grace]) == at(45)
     assert current.next_expiry(RECLAIM, RECLAIMER, [counted]) is None
@@ -583,18 +526,18 @@ def test_next_expiry_accounts_for_the_grace_and_the_budget_and_skips_for_good() 
 
 def test_next_expiry_accounts_for_a_request() -> None:
     job = victim("patient", requested_min_runtime="3h")
-    assert session(60).next_expiry(RECLAIM, RECLAIMER, [job]) == at(120)
+    assert session_at(60).next_expiry(RECLAIM, RECLAIMER, [job]) == at(120)
 
 
 def test_next_expiry_of_an_elastic_victim_in_its_grace() -> None:
-    assert session(35).next_expiry(RECLAIM, RECLAIMER, [ELASTIC]) == at(45)
+    assert session_at(35).next_expiry(RECLAIM, RECLAIMER, [ELASTIC]) == at(45)
 
 
 def test_next_expiry_chains_a_grace_that_follows_the_min_runtime() -> None:
     """The retry time is when the victim is free: the min-runtime ends at 30 m, when the
     checkpoint at 35 m is within the 10 m grace, so the victim is free only at 35 m."""
     job = victim("chained", checkpoint_interval="35m")
-    assert session(20).next_expiry(RECLAIM, RECLAIMER, [job]) == at(35)
+    assert session_at(20).next_expiry(RECLAIM, RECLAIMER, [job]) == at(35)
     decision = explained(20, job)
     assert (decision.reason, decision.protected_until) == (Reason.PROTECTED, at(35))
     decision = explained(30, job)
@@ -619,7 +562,7 @@ def test_grace_applies_before_every_checkpoint_but_never_holds_a_job_for_good() 
 
 
 def test_stats_count_the_new_reasons() -> None:
-    current = session(35)
+    current = session_at(35)
     budget = victim("thrashed", "budget", start=-10, evictions=[at(-20), at(-15)])
     counted = victim("counted", "budget", start=-60, evictions=2)
     young = victim("young", start=20)
@@ -635,151 +578,16 @@ def test_stats_count_the_new_reasons() -> None:
     }
 
 
-# -- unsaved work and ranking --------------------------------------------------------------------
-
-
-def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
-    job = Job(
-        "j",
-        "a",
-        start_time=at(0),
-        pod_sets=[
-            PodSet(
-                min_available=1,
-                tasks=[Task("a", weight=8), Task("b", weight=2), Task("c", "Pending", weight=4)],
-            )
-        ],
-        inputs=JobInputs(last_checkpoint=at(10)),
-    )
-    current = session(15)
-    assert current.unsaved_work(job) == 5 * 60 * 10.0
-    assert current.unsaved_work(job, [Task("b", weight=2)]) == 5 * 60 * 2.0
-    assert current.unsaved_work(job, []) == 0.0
-    assert current.unsaved_work(attrs.evolve(job, start_time=None)) == 0.0
-    assert (
-        current.unsaved_work(
-            attrs.evolve(
-                job, inputs=attrs.evolve(job.inputs or JobInputs(), last_checkpoint=at(-5))
-            )
-        )
-        == 15 * 60 * 10.0
-    )
-
-
-@attrs.frozen
-class BareTask:
-    """A scheduler's own task object without a weight: it weighs 1."""
-
-    id: Hashable
-    status: str = "Running"
-
-
-def test_unsaved_work_of_tasks_without_a_weight_counts_each_as_one() -> None:
-    job = victim("j", weights=(5, 5))
-    assert session(10).unsaved_work(job, [BareTask("x"), BareTask("y")]) == 2 * 600.0
-
-
-RANK_TREE = QueueTree([Queue("team", reclaim_min_runtime="1h"), Queue("other")])
-RANK_RECLAIMER = Job("rec", "other", priority=100)
-
-
-def test_rank_victims_puts_the_least_unsaved_work_first() -> None:
-    big = victim("big", "team", start=-90, weights=(8,))  # 5400 s x 8 = 43200
-    tie_a = victim("tie-a", "team", start=-70, priority=40, last_checkpoint=at(-20))  # 1200
-    young = victim("young", "team", start=-10)  # protected: not eligible
-    elastic = victim(
-        "elastic", "team", start=-10, weights=(8, 8, 1, 1), min_available=2
-    )  # deferred: only the two surplus tasks, 600 s x 2 = 1200
-    saved = victim(
-        "saved", "team", start=-120, weights=(4, 4), last_checkpoint=at(-5)
-    )  # 300 s x 8 = 2400
-    non = victim("non", "team", start=-120, preemptibility="non-preemptible")
-    tie_b = victim("tie-b", "team", start=-70, priority=40, last_checkpoint=at(-20))  # 1200
-    victims = [big, tie_a, young, elastic, saved, non, tie_b]
-    current = session(0, RANK_TREE)
-    ranked = current.rank_victims(RECLAIM, RANK_RECLAIMER, victims)
-    assert [job.id for job in ranked] == ["tie-a", "tie-b", "elastic", "saved", "big"]
-    assert [
-        current.unsaved_work(job, current.evictable_tasks(RECLAIM, RANK_RECLAIMER, job))
-        for job in ranked
-    ] == [1200.0, 1200.0, 1200.0, 2400.0, 43200.0]
-    assert sorted(job.id for job in ranked) == sorted(
-        job.id for job in current.eligible_victims(RECLAIM, RANK_RECLAIMER, victims)
-    )
-
-
-def test_rank_victims_counts_all_tasks_of_an_unprotected_elastic_victim() -> None:
-    elastic = victim("elastic", "team", start=-90, weights=(8, 8, 1, 1), min_available=2)
-    small = victim("small", "team", start=-90, weights=(10,))
-    current = session(0, RANK_TREE)
-    assert current.explain(RECLAIM, RANK_RECLAIMER, elastic).reason is Reason.ELIGIBLE
-    # 5400 s x 18 against 5400 s x 10
-    ranked = current.rank_victims(RECLAIM, RANK_RECLAIMER, [elastic, small])
-    assert [job.id for job in ranked] == ["small", "elastic"]
-
-
-def test_rank_victims_leaves_out_victims_protected_by_the_new_rules() -> None:
-    current = session(35)
-    counted = victim("counted", "budget", start=-60, evictions=2)
-    free = victim("free", start=-60, weights=(2,))
-    cheap = victim("cheap", start=-60, last_checkpoint=at(30))
-    ranked = current.rank_victims(RECLAIM, RECLAIMER, [CHECKPOINTING, counted, free, cheap])
-    assert [job.id for job in ranked] == ["cheap", "free"]
-
-
-def test_rank_victims_of_no_victims_is_empty() -> None:
-    assert session(0).rank_victims(RECLAIM, RECLAIMER, []) == []
-
-
 # -- from a Kubernetes snapshot ------------------------------------------------------------------
 
-JSON = dict[str, Any]
 
-
-def kube_queue(name: str, parent: str | None = None, **spec: Any) -> JSON:
-    body = dict(spec)
-    if parent is not None:
-        body["parentQueue"] = parent
-    return {
-        "apiVersion": "scheduling.run.ai/v2",
-        "kind": "Queue",
-        "metadata": {"name": name},
-        "spec": body,
-    }
-
-
-def kube_pod_group(
-    name: str, queue: str, annotations: Mapping[str, str], min_member: int = 1
-) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": {"name": name, "namespace": "ml", "annotations": dict(annotations)},
-        "spec": {"queue": queue, "minMember": min_member, "preemptibility": "preemptible"},
-    }
-
-
-def kube_pod(
-    name: str, group: str, gpus: int, annotations: Mapping[str, str] | None = None
-) -> JSON:
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": "ml",
-            "annotations": {POD_GROUP_ANNOTATION: group, **(annotations or {})},
-        },
-        "spec": {
-            "nodeName": "node-1",
-            "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": gpus}}}],
-        },
-        "status": {"phase": "Running"},
-    }
+def gpus(count: int) -> dict[str, Any]:
+    """A container's resources: ``count`` GPUs as its limit."""
+    return {"limits": {"nvidia.com/gpu": count}}
 
 
 SNAPSHOT = [
-    kube_queue(
+    queue_object(
         "org",
         reclaimMinRuntime="30m",
         reclaimCheckpointGrace="10m",
@@ -787,32 +595,46 @@ SNAPSHOT = [
         evictionWindow="1h",
         maxJobMinRuntime="2h",
     ),
-    kube_queue("a", "org"),
-    kube_queue("b", "org"),
-    kube_pod_group(
+    queue_object("a", parentQueue="org"),
+    queue_object("b", parentQueue="org"),
+    pod_group(
         "train",
-        "a",
-        {
+        queue="a",
+        annotations={
             START_TIME_ANNOTATION: stamp(0),
             LAST_CHECKPOINT_ANNOTATION: stamp(10),
             CHECKPOINT_INTERVAL_ANNOTATION: "30m",
         },
-        min_member=2,
+        minMember=2,
+        preemptibility="preemptible",
     ),
-    kube_pod("train-0", "train", 8),
-    kube_pod("train-1", "train", 8, {TASK_WEIGHT_ANNOTATION: "4"}),
-    kube_pod_group(
+    pod("train-0", "train", node="node-1", resources=gpus(8)),
+    pod(
+        "train-1",
+        "train",
+        node="node-1",
+        resources=gpus(8),
+        annotations={TASK_WEIGHT_ANNOTATION: "4"},
+    ),
+    pod_group(
         "flaky",
-        "a",
-        {START_TIME_ANNOTATION: stamp(-10), EVICTIONS_ANNOTATION: f"{stamp(-20)},{stamp(-15)}"},
+        queue="a",
+        annotations={
+            START_TIME_ANNOTATION: stamp(-10),
+            EVICTIONS_ANNOTATION: f"{stamp(-20)},{stamp(-15)}",
+        },
+        minMember=1,
+        preemptibility="preemptible",
     ),
-    kube_pod("flaky-0", "flaky", 1),
-    kube_pod_group(
+    pod("flaky-0", "flaky", node="node-1", resources=gpus(1)),
+    pod_group(
         "patient",
-        "a",
-        {START_TIME_ANNOTATION: stamp(-10), REQUESTED_MIN_RUNTIME_ANNOTATION: "1h"},
+        queue="a",
+        annotations={START_TIME_ANNOTATION: stamp(-10), REQUESTED_MIN_RUNTIME_ANNOTATION: "1h"},
+        minMember=1,
+        preemptibility="preemptible",
     ),
-    kube_pod("patient-0", "patient", 2),
+    pod("patient-0", "patient", node="node-1", resources=gpus(2)),
 ]
 
 
@@ -889,28 +711,6 @@ def assert_same_decisions(
             assert other.validate(action, preemptor, evictions) == plain.validate(
                 action, preemptor, evictions
             )
-
-
-@st.composite
-def checkpoint_inputs(draw: st.DrawFn, job: Job) -> Job:
-    """The job with random section 16 inputs (some absent)."""
-    seconds = st.integers(-4 * 3600, 600)
-    return attrs.evolve(
-        job,
-        inputs=attrs.evolve(
-            job.inputs or JobInputs(),
-            last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
-            checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
-            evictions=draw(
-                st.one_of(
-                    st.just(()),
-                    st.integers(0, 4),
-                    st.lists(seconds.map(lambda s: at(s / 60)), max_size=4),
-                )
-            ),
-            requested_min_runtime=draw(st.one_of(st.none(), min_runtimes(allow_never=False))),
-        ),
-    )
 
 
 @st.composite
@@ -1006,27 +806,6 @@ def extended_trees(draw: st.DrawFn) -> QueueTree:
 
 
 @st.composite
-def near_checkpoints(draw: st.DrawFn, job: Job, now: datetime) -> Job:
-    """The job with a checkpoint interval whose next checkpoint is near ``now`` (either side)."""
-    interval = draw(st.integers(60, 3 * 3600))
-    base = now + timedelta(seconds=draw(st.integers(-1800, 5400)) - interval)
-    if draw(st.booleans()):
-        return attrs.evolve(
-            job,
-            start_time=base,
-            inputs=attrs.evolve(job.inputs or JobInputs(), checkpoint_interval=interval),
-        )
-    start = base - timedelta(seconds=draw(st.integers(0, 3 * 3600)))
-    return attrs.evolve(
-        job,
-        start_time=start,
-        inputs=attrs.evolve(
-            job.inputs or JobInputs(), last_checkpoint=base, checkpoint_interval=interval
-        ),
-    )
-
-
-@st.composite
 def extended_cycles(
     draw: st.DrawFn, *, near: bool = False
 ) -> tuple[QueueTree, Job, list[Job], datetime]:
@@ -1049,82 +828,6 @@ def extended_cycles(
             job = draw(near_checkpoints(job, now))
         victims.append(job)
     return tree, preemptor, [preemptor, *victims], now
-
-
-@st.composite
-def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
-    """A session over two queues with random settings, a preemptor and mostly eligible victims
-    (weighted tasks, elastic or not, with checkpoint inputs), some of them duplicates."""
-    settings = st.one_of(st.none(), min_runtimes(allow_never=False, max_seconds=2 * 3600))
-    tree = QueueTree(
-        [
-            Queue(
-                "team",
-                preempt_min_runtime=draw(settings),
-                reclaim_min_runtime=draw(settings),
-                protections=ProtectionSettings(
-                    preempt_checkpoint_grace=draw(settings),
-                    reclaim_checkpoint_grace=draw(settings),
-                    max_evictions=draw(st.one_of(st.none(), st.integers(0, 3))),
-                    eviction_window=draw(settings),
-                    max_job_min_runtime=draw(settings),
-                ),
-            ),
-            Queue("other"),
-        ]
-    )
-    now = at(draw(st.integers(-60, 5 * 60)))
-    action = draw(st.sampled_from([PREEMPT, RECLAIM]))
-    preemptor = Job("preemptor", "team" if action is PREEMPT else "other", priority=125)
-    weights = st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.0, 8.0])
-    victims = []
-    for number in range(draw(st.integers(0, 8))):
-        job = draw(jobs(queues=("team",), id=f"v{number}", max_pod_sets=2, max_tasks=4))
-        pod_sets = [
-            attrs.evolve(
-                pod_set, tasks=[attrs.evolve(task, weight=draw(weights)) for task in pod_set.tasks]
-            )
-            for pod_set in job.pod_sets
-        ]
-        job = attrs.evolve(
-            draw(checkpoint_inputs(job)),
-            priority=draw(st.sampled_from([10, 50, 50, 99])),
-            preemptibility=draw(st.sampled_from(["preemptible", "semi-preemptible"])),
-            pod_sets=pod_sets,
-        )
-        if draw(st.booleans()):
-            job = draw(near_checkpoints(job, now))
-        victims.append(job)
-    duplicate = draw(st.booleans())
-    if victims and duplicate:
-        victims.append(draw(st.sampled_from(victims)))  # the same object twice
-    return Session(tree, Config(), now), action, preemptor, victims
-
-
-@given(ranking_cycles())
-def test_rank_victims_is_the_eligible_victims_cheapest_first(
-    cycle: tuple[Session, Action, Job, list[Job]],
-) -> None:
-    """rank_victims returns exactly eligible_victims reordered, non-decreasing in unsaved work
-    (of the tasks that would go), then priority, then input order."""
-    current, action, preemptor, victims = cycle
-    ranked = current.rank_victims(action, preemptor, victims)
-    eligible = current.eligible_victims(action, preemptor, victims)
-    assert sorted(map(id, ranked)) == sorted(map(id, eligible))
-    assert len(ranked) == len(eligible)
-    work = [
-        current.unsaved_work(job, current.evictable_tasks(action, preemptor, job)) for job in ranked
-    ]
-    assert work == sorted(work)
-    # ties: lower priority first, then input order (a job listed twice keeps both places)
-    positions = {id(job): [i for i, v in enumerate(victims) if v is job] for job in ranked}
-    seen: dict[int, int] = {}
-    keys = []
-    for lost, job in zip(work, ranked, strict=True):
-        place = positions[id(job)][seen.get(id(job), 0)]
-        seen[id(job)] = seen.get(id(job), 0) + 1
-        keys.append((lost, job.priority, place))
-    assert keys == sorted(keys)
 
 
 @given(extended_cycles(near=True), st.sampled_from([PREEMPT, RECLAIM]))

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.world import JSON, pod, pod_group, queue_object
 
 from minruntime.cli import EXAMPLE_NOW, JSON_SCHEMA_ID, main, worked_example
 from minruntime.cli._json import json_text
@@ -53,8 +54,6 @@ BUNDLED_WARNINGS = [
     "legacy priority rule (priority < 100 is preemptible); set spec.preemptibility or the "
     "kai.scheduler/preemptibility label to make it explicit",
 ]
-
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -89,24 +88,6 @@ def decision_of(report: JSON, job_id: str) -> JSON:
     decision = entry["decision"]
     assert isinstance(decision, dict)
     return decision
-
-
-def queue(name: str, **spec: object) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2",
-        "kind": "Queue",
-        "metadata": {"name": name},
-        "spec": dict(spec),
-    }
-
-
-def pod_group(namespace: str, name: str, **spec: object) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": dict(spec),
-    }
 
 
 def write_objects(path: Path, *objects: JSON) -> str:
@@ -488,7 +469,7 @@ def test_json_that_is_not_objects_is_an_error(tmp_path: Path) -> None:
 
 
 def test_queue_with_a_bad_duration_is_read_without_it_with_a_warning(tmp_path: Path) -> None:
-    path = write_objects(tmp_path / "q.json", queue("prod", reclaimMinRuntime="1x"))
+    path = write_objects(tmp_path / "q.json", queue_object("prod", reclaimMinRuntime="1x"))
     result = run(["explain", path])
     assert result.status == 0
     assert (
@@ -498,7 +479,9 @@ def test_queue_with_a_bad_duration_is_read_without_it_with_a_warning(tmp_path: P
 
 
 def test_pod_group_without_queue_is_left_out_with_a_warning(tmp_path: Path) -> None:
-    path = write_objects(tmp_path / "pg.json", queue("q"), pod_group("ns", "pg", minMember=1))
+    path = write_objects(
+        tmp_path / "pg.json", queue_object("q"), pod_group("pg", "ns", queue=None, minMember=1)
+    )
     result = run(["explain", path])
     assert result.status == 0
     assert (
@@ -509,10 +492,10 @@ def test_pod_group_without_queue_is_left_out_with_a_warning(tmp_path: Path) -> N
 def test_queue_tree_problems_are_one_line_each(tmp_path: Path) -> None:
     path = write_objects(
         tmp_path / "tree.json",
-        queue("a", parentQueue="b"),
-        queue("b", parentQueue="a"),
-        queue("c", parentQueue="missing"),
-        queue("c"),
+        queue_object("a", parentQueue="b"),
+        queue_object("b", parentQueue="a"),
+        queue_object("c", parentQueue="missing"),
+        queue_object("c"),
     )
     assert_error(
         run(["explain", path]),
@@ -527,10 +510,10 @@ def test_bad_queue_values_are_warnings_beside_the_tree_problems(tmp_path: Path) 
     """docs/spec/kubernetes.md: a bad value is ignored with a warning; the tree's cycle stops."""
     path = write_objects(
         tmp_path / "tree.json",
-        queue("a", parentQueue="b"),
-        queue("b", parentQueue="a"),
-        queue("d", reclaimMinRuntime="5x"),
-        queue("e", preemptMinRuntime="-2m"),
+        queue_object("a", parentQueue="b"),
+        queue_object("b", parentQueue="a"),
+        queue_object("d", reclaimMinRuntime="5x"),
+        queue_object("e", preemptMinRuntime="-2m"),
     )
     result = run(["explain", path])
     assert result.status == 1
@@ -541,7 +524,7 @@ def test_bad_queue_values_are_warnings_beside_the_tree_problems(tmp_path: Path) 
 
 
 def test_orphans_as_top_level_turns_a_missing_parent_into_a_warning(tmp_path: Path) -> None:
-    path = write_objects(tmp_path / "tree.json", queue("c", parentQueue="missing"))
+    path = write_objects(tmp_path / "tree.json", queue_object("c", parentQueue="missing"))
     args = ["explain", path, "--now", EXAMPLE_INSTANT, "--output", "json"]
     assert run(args).status == 1
     result = run([*args, "--orphans-as-top-level"])
@@ -567,9 +550,9 @@ def test_a_unique_bare_name_finds_the_preemptor() -> None:
 def test_ambiguous_bare_preemptor_name_is_an_error(tmp_path: Path) -> None:
     path = write_objects(
         tmp_path / "amb.json",
-        queue("q"),
-        pod_group("ns1", "pg", queue="q", minMember=1),
-        pod_group("ns2", "pg", queue="q", minMember=1),
+        queue_object("q"),
+        pod_group("pg", "ns1", queue="q", minMember=1),
+        pod_group("pg", "ns2", queue="q", minMember=1),
     )
     assert_error(
         run(["explain", path, "--preemptor", "pg"]),
@@ -1172,38 +1155,30 @@ def test_times_from_the_clock_show_no_microseconds(tmp_path: Path) -> None:
 def long_named_cluster(tmp_path: Path) -> str:
     """A queue and jobs whose names fill their cells (48 characters and more)."""
     long = "a-very-long-queue-name-that-an-operator-chose-" + "x" * 20
-    objects: list[JSON] = [queue(long, preemptMinRuntime="1h")]
+    objects: list[JSON] = [queue_object(long, preemptMinRuntime="1h")]
     for i in range(3):
         name = f"training-run-with-a-long-generated-name-{i:04d}-" + "y" * 30
         objects.append(
-            {
-                **pod_group("namespace-that-is-long-too", name, queue=long, minMember=1),
-                "metadata": {
-                    "name": name,
-                    "namespace": "namespace-that-is-long-too",
-                    "annotations": {"kai.scheduler/last-start-timestamp": "2026-11-22T11:30:00Z"},
-                },
-            }
+            pod_group(
+                name,
+                "namespace-that-is-long-too",
+                queue=long,
+                annotations={"kai.scheduler/last-start-timestamp": "2026-11-22T11:30:00Z"},
+                minMember=1,
+            )
         )
-        objects.append(pod("namespace-that-is-long-too", name, f"{name}-worker-{i}", "Running"))
-    objects.append(pod_group("namespace-that-is-long-too", "pending", queue=long, minMember=1))
-    objects.append(pod("namespace-that-is-long-too", "pending", "pending-0", "Pending"))
+        objects.append(
+            pod(
+                f"{name}-worker-{i}",
+                name,
+                "namespace-that-is-long-too",
+                phase="Running",
+                node="node-1",
+            )
+        )
+    objects.append(pod_group("pending", "namespace-that-is-long-too", queue=long, minMember=1))
+    objects.append(pod("pending-0", "pending", "namespace-that-is-long-too", phase="Pending"))
     return write_objects(tmp_path / "long.json", *objects)
-
-
-def pod(namespace: str, group: str, name: str, phase: str, **metadata: object) -> JSON:
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": namespace,
-            "annotations": {"pod-group-name": group},
-            **metadata,
-        },
-        "spec": {} if phase == "Pending" else {"nodeName": "node-1"},
-        "status": {"phase": phase},
-    }
 
 
 @pytest.mark.parametrize(
@@ -1246,7 +1221,7 @@ def test_strict_turns_the_reading_warnings_into_errors() -> None:
 def test_strict_passes_a_snapshot_read_without_warnings(tmp_path: Path) -> None:
     config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "scheduler"},
               "data": {"config.json": json.dumps({"tiers": [{"plugins": [{"name": "minruntime"}]}]})}}  # fmt: skip
-    path = write_objects(tmp_path / "clean.json", queue("q"), config)
+    path = write_objects(tmp_path / "clean.json", queue_object("q"), config)
     result = run(["explain", path, "--strict", "--now", EXAMPLE_INSTANT])
     assert (result.status, result.err) == (0, "")
 
@@ -1254,7 +1229,7 @@ def test_strict_passes_a_snapshot_read_without_warnings(tmp_path: Path) -> None:
 def test_the_summary_line_counts_the_objects_left_out(tmp_path: Path) -> None:
     stray = {"metadata": {"name": "stray"}}
     other = {"apiVersion": "example.com/v1", "kind": "Queue", "metadata": {"name": "theirs"}}
-    path = write_objects(tmp_path / "c.json", queue("q"), stray, other)
+    path = write_objects(tmp_path / "c.json", queue_object("q"), stray, other)
     header = run(["explain", path, "--now", EXAMPLE_INSTANT]).out.split("\nEvaluated at")[0]
     assert " ".join(header.split()) == (
         f"Snapshot: {path} (1 queues, 0 pod groups, 0 running, 2 left out)"
@@ -1272,18 +1247,20 @@ def small_cluster(tmp_path: Path) -> str:
     """Queue q (preempt min-runtime 1h): a started 11:00, b started 11:30, each one running
     pod; p pending with one pod, of a higher priority."""
     objects: list[JSON] = [
-        queue("q", preemptMinRuntime="1h"),
+        queue_object("q", preemptMinRuntime="1h"),
         {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
          "metadata": {"name": "high"}, "value": 100},
         {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
          "metadata": {"name": "low"}, "value": 10},
-        pod_group("ns", "p", queue="q", minMember=1, priorityClassName="high"),
-        pod("ns", "p", "p-0", "Pending"),
+        pod_group("p", "ns", queue="q", minMember=1, priorityClassName="high"),
+        pod("p-0", "p", "ns", phase="Pending"),
     ]  # fmt: skip
     for name, start in (("b", "2026-11-22T11:30:00Z"), ("a", "2026-11-22T11:00:00Z")):
-        group = pod_group("ns", name, queue="q", minMember=1, priorityClassName="low")
-        group["metadata"]["annotations"] = {"kai.scheduler/last-start-timestamp": start}
-        objects += [group, pod("ns", name, f"{name}-0", "Running")]
+        annotations = {"kai.scheduler/last-start-timestamp": start}
+        group = pod_group(
+            name, "ns", queue="q", annotations=annotations, minMember=1, priorityClassName="low"
+        )
+        objects += [group, pod(f"{name}-0", name, "ns", phase="Running", node="node-1")]
     return write_objects(tmp_path / "small.json", *objects)
 
 
@@ -1419,10 +1396,13 @@ def test_the_timeline_is_well_formed_xml_whatever_the_names(tmp_path: Path) -> N
     """Markup and control characters in a name are escaped (XML 1.0 forbids most control
     characters even as references): the file parses, and the name shows as written."""
     name = 'a<b>&"c\x1b[2J\u202e'
-    group = pod_group("ns", name, queue="q", minMember=1)
-    group["metadata"]["annotations"] = {"kai.scheduler/last-start-timestamp": EXAMPLE_INSTANT}
+    annotations = {"kai.scheduler/last-start-timestamp": EXAMPLE_INSTANT}
+    group = pod_group(name, "ns", queue="q", annotations=annotations, minMember=1)
     path = write_objects(
-        tmp_path / "odd.json", queue("q"), group, pod("ns", name, "x-0", "Running")
+        tmp_path / "odd.json",
+        queue_object("q"),
+        group,
+        pod("x-0", name, "ns", phase="Running", node="node-1"),
     )
     out = tmp_path / "odd.svg"
     assert (

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import (
@@ -183,7 +183,6 @@ def test_next_expiry_over_the_running_jobs() -> None:
     )
 
 
-@settings(max_examples=200)
 @given(
     situations(max_queues=6, max_victims=12, trees=True),
     st.sampled_from([None, "budget", "grace"]),
@@ -207,7 +206,6 @@ def test_the_cycle_answers_exactly_the_batch_rule(situation: Situation, extra: s
     assert list(map(id, answer)) == list(map(id, expected))
 
 
-@settings(max_examples=100)
 @given(situations(max_queues=6, max_victims=12))
 def test_the_cycle_answers_in_the_order_of_the_running_jobs(situation: Situation) -> None:
     """The answer is a subsequence of the running jobs as given, whatever their queues and

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
+from tests.world import pod, pod_group, priority_class, queue_object
 
 from minruntime import (
     FOREVER,
@@ -22,7 +24,7 @@ from minruntime import (
     Session,
     Task,
 )
-from minruntime._delay import held_until_ns, is_held
+from minruntime._protection import held_until_ns, is_held
 
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 S = 10**9
@@ -203,47 +205,19 @@ def test_a_naive_creation_time_is_an_error() -> None:
 
 # -- reading it from Kubernetes objects --------------------------------------------------------
 
-QUEUES = [
-    {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "b"}},
-]
+QUEUES = [queue_object("b")]
 
-
-def pod_group(
-    spec: dict[str, object] | None = None,
-    annotations: dict[str, str] | None = None,
-    created: str | None = "2026-11-22T12:00:00Z",
-    priority_class: str | None = None,
-) -> dict[str, object]:
-    metadata: dict[str, object] = {"name": "p", "namespace": "ml", "annotations": annotations or {}}
-    if created is not None:
-        metadata["creationTimestamp"] = created
-    body: dict[str, object] = {
-        "queue": "b",
-        "minMember": 1,
-        "preemptibility": "preemptible",
-        **(spec or {}),
-    }
-    if priority_class is not None:
-        body["priorityClassName"] = priority_class
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": metadata,
-        "spec": body,
-    }
-
-
-def pod(annotations: dict[str, str] | None = None) -> dict[str, object]:
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": "p-0",
-            "namespace": "ml",
-            "annotations": {"pod-group-name": "p", **(annotations or {})},
-        },
-        "status": {"phase": "Pending"},
-    }
+# the pending job 'ml/p' of queue 'b', created at 12:00, and its one pending pod
+delayed_group = partial(
+    pod_group,
+    "p",
+    queue="b",
+    annotations={},
+    created="2026-11-22T12:00:00Z",
+    minMember=1,
+    preemptibility="preemptible",
+)
+delayed_pod = partial(pod, "p-0", "p", phase="Pending")
 
 
 def read(
@@ -257,21 +231,26 @@ def read(
 
 
 def test_the_spec_field_and_the_creation_time_are_read() -> None:
-    inputs, warnings = read(pod_group({"preemptionDelay": "5m"}), pod())
+    inputs, warnings = read(delayed_group(preemptionDelay="5m"), delayed_pod())
     assert inputs is not None
     assert (inputs.preemption_delay, inputs.created) == (MinRuntime("5m"), T0)
     assert warnings == ()
 
 
 def test_the_annotation_on_the_pod_group_then_the_pod_gives_the_delay() -> None:
-    inputs, _ = read(pod_group(annotations={"kai.scheduler/preemption-delay": "2m"}), pod())
+    inputs, _ = read(
+        delayed_group(annotations={"kai.scheduler/preemption-delay": "2m"}), delayed_pod()
+    )
     assert inputs is not None
     assert inputs.preemption_delay == MinRuntime("2m")
-    inputs, _ = read(pod_group(), pod({"kai.scheduler/preemption-delay": "3m"}))
+    inputs, _ = read(
+        delayed_group(), delayed_pod(annotations={"kai.scheduler/preemption-delay": "3m"})
+    )
     assert inputs is not None
     assert inputs.preemption_delay == MinRuntime("3m")
     inputs, _ = read(
-        pod_group({"preemptionDelay": "1m"}, {"kai.scheduler/preemption-delay": "2m"}), pod()
+        delayed_group(annotations={"kai.scheduler/preemption-delay": "2m"}, preemptionDelay="1m"),
+        delayed_pod(),
     )
     assert inputs is not None
     assert inputs.preemption_delay == MinRuntime("1m")  # the spec field wins
@@ -279,8 +258,10 @@ def test_the_annotation_on_the_pod_group_then_the_pod_gives_the_delay() -> None:
 
 def test_the_last_eviction_annotation_is_read() -> None:
     inputs, _ = read(
-        pod_group(annotations={"kai.scheduler/last-eviction-timestamp": "2026-11-22T12:30:00Z"}),
-        pod(),
+        delayed_group(
+            annotations={"kai.scheduler/last-eviction-timestamp": "2026-11-22T12:30:00Z"}
+        ),
+        delayed_pod(),
     )
     assert inputs is not None
     assert inputs.last_eviction == at(30)
@@ -289,7 +270,7 @@ def test_the_last_eviction_annotation_is_read() -> None:
 def test_an_unreadable_delay_is_a_warning_and_no_delay_or_an_error_when_strict() -> None:
     from minruntime import InvalidObject
 
-    inputs, warnings = read(pod_group({"preemptionDelay": "5"}), pod())
+    inputs, warnings = read(delayed_group(preemptionDelay="5"), delayed_pod())
     assert inputs is not None
     assert inputs.preemption_delay is None
     assert warnings == (
@@ -297,7 +278,7 @@ def test_an_unreadable_delay_is_a_warning_and_no_delay_or_an_error_when_strict()
         "(expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never); ignored",
     )
     with pytest.raises(InvalidObject) as caught:
-        read(pod_group({"preemptionDelay": "5"}), pod(), strict=True)
+        read(delayed_group(preemptionDelay="5"), delayed_pod(), strict=True)
     assert caught.value.field == "spec.preemptionDelay"
 
 
@@ -333,7 +314,7 @@ def test_an_unreadable_delay_on_an_owner_or_the_pod_names_where_it_is_and_the_ne
 
 
 def test_an_unreadable_creation_time_is_a_warning() -> None:
-    inputs, warnings = read(pod_group(created="yesterday"), pod())
+    inputs, warnings = read(delayed_group(created="yesterday"), delayed_pod())
     assert inputs is None
     assert warnings[0].startswith(
         "PodGroup/ml/p metadata.creationTimestamp: invalid timestamp 'yesterday'"
@@ -341,14 +322,8 @@ def test_an_unreadable_creation_time_is_a_warning() -> None:
 
 
 def test_a_priority_class_that_never_preempts_gives_a_delay_of_never() -> None:
-    never = {
-        "apiVersion": "scheduling.k8s.io/v1",
-        "kind": "PriorityClass",
-        "metadata": {"name": "batch-no-preempt"},
-        "value": 50,
-        "preemptionPolicy": "Never",
-    }
-    inputs, _ = read(never, pod_group(priority_class="batch-no-preempt"), pod())
+    never = priority_class("batch-no-preempt", 50, preemption_policy="Never")
+    inputs, _ = read(never, delayed_group(priorityClassName="batch-no-preempt"), delayed_pod())
     assert inputs is not None
     assert inputs.preemption_delay is MinRuntime.NEVER
 

@@ -263,11 +263,15 @@ class GivenResolver:
 
     def __init__(self, min_runtime_of: Callable[[str], MinRuntime]) -> None:
         self.min_runtime_of = min_runtime_of
-        self.misses = 0
         self.has_protections = False
 
     def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
         return Resolution(self.min_runtime_of(victim_queue), None)
+
+    def lookup(
+        self, action: Action, preemptor_queue: str, victim_queue: str
+    ) -> tuple[Resolution, bool]:
+        return self.resolve(action, preemptor_queue, victim_queue), True
 
     def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
         return NO_SETTINGS

@@ -43,6 +43,7 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.world import strict_json
 
 from minruntime import Config, MinRuntime, MinRuntimeError
 from minruntime.cli import main
@@ -302,13 +303,6 @@ def attempt(error: type[Exception], function: Callable[..., Any], *args: Any, **
         return None
     event(f"{function.__name__}: read")
     return result
-
-
-def strict_json(text: str) -> Any:
-    def refuse(constant: str) -> None:
-        raise AssertionError(f"{constant} in the JSON output")
-
-    return json.loads(text, parse_constant=refuse)
 
 
 def check_stream(text: str, prefix: str) -> None:

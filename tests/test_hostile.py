@@ -11,14 +11,14 @@ import io
 import json
 import tracemalloc
 import zipfile
-from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
+from tests.world import JSON, config_map, pod, pod_group, queue_object, strict_json
 
 from minruntime import MinRuntime
 from minruntime._load import MAX_NODES, OutOfBounds, load_json, load_yaml
@@ -27,41 +27,15 @@ from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp
 from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
 from minruntime.starttime import parse_rfc3339
 
-JSON = dict[str, Any]
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 
-QUEUE: JSON = {
-    "apiVersion": "scheduling.run.ai/v2",
-    "kind": "Queue",
-    "metadata": {"name": "team"},
-    "spec": {"preemptMinRuntime": "10m"},
-}
-CONFIG: JSON = {
-    "apiVersion": "v1",
-    "kind": "ConfigMap",
-    "metadata": {"name": "scheduler-config", "namespace": "kai-scheduler"},
-    "data": {"config.yaml": json.dumps({"tiers": [{"plugins": [{"name": "minruntime"}]}]})},
-}
-
-
-def group(name: str = "train", annotations: Mapping[str, str] | None = None, **spec: Any) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": {"name": name, "namespace": "ml", "annotations": dict(annotations or {})},
-        "spec": {"queue": "team", "minMember": 1, "preemptibility": "preemptible", **spec},
-    }
-
-
-def pod(name: str = "train-0", pod_group: str = "train", **extra: Any) -> JSON:
-    obj: JSON = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": name, "namespace": "ml", "annotations": {"pod-group-name": pod_group}},
-        "status": {"phase": "Running"},
-    }
-    obj.update(extra)
-    return obj
+QUEUE = queue_object("team", preemptMinRuntime="10m")
+CONFIG = config_map(
+    "scheduler-config",
+    {"config.yaml": json.dumps({"tiers": [{"plugins": [{"name": "minruntime"}]}]})},
+)
+group = partial(pod_group, annotations={}, minMember=1, preemptibility="preemptible")
+"""A gang of queue 'team' (``ml/train`` unless named), its annotations as given."""
 
 
 def gpu_pod(amount: object) -> JSON:
@@ -72,15 +46,6 @@ def run(args: list[str], stdin: str = "") -> tuple[int, str, list[str]]:
     out, err = io.StringIO(), io.StringIO()
     status = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err, now=NOW)
     return status, out.getvalue(), err.getvalue().splitlines()
-
-
-def strict_json(text: str) -> Any:
-    """json.loads that refuses NaN and the infinities, as every JSON reader but Python's."""
-
-    def refuse(constant: str) -> None:
-        raise AssertionError(f"{constant} in the JSON output")
-
-    return json.loads(text, parse_constant=refuse)
 
 
 def snapshot_text(*objects: JSON) -> str:
@@ -373,7 +338,7 @@ def test_a_json_number_out_of_float_range_is_refused_where_it_is_read() -> None:
 
 def test_control_characters_in_names_are_escaped_in_the_table_and_the_warnings() -> None:
     name = "evil\x1b]0;owned\x07\u202e"
-    text = snapshot_text(QUEUE, group(name), pod(pod_group=name))
+    text = snapshot_text(QUEUE, group(name), pod(group=name))
     status, out, err = run(["-"], text)
     assert status == 0
     assert "\x1b" not in out + "".join(err)
@@ -383,7 +348,7 @@ def test_control_characters_in_names_are_escaped_in_the_table_and_the_warnings()
 
 def test_a_name_of_100_kb_is_cut_in_the_table_and_whole_in_the_json() -> None:
     name = "n" * 100_000
-    text = snapshot_text(QUEUE, group(name), pod(pod_group=name))
+    text = snapshot_text(QUEUE, group(name), pod(group=name))
     status, out, _ = run(["-"], text)
     assert status == 0
     assert max(len(line) for line in out.splitlines()) < 200
@@ -396,7 +361,7 @@ def test_text_the_terminal_cannot_encode_is_written_escaped() -> None:
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="ascii", errors="strict", write_through=True)
     err = io.StringIO()
-    text = snapshot_text(QUEUE, group(name), pod(pod_group=name))
+    text = snapshot_text(QUEUE, group(name), pod(group=name))
     status = main(["-"], stdin=io.StringIO(text), stdout=out, stderr=err, now=NOW)
     assert status == 0
     assert "ml/tr\\xe4ining-\\u4e2d\\u6587" in raw.getvalue().decode("ascii")

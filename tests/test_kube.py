@@ -21,7 +21,21 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.world import DATA, crd, data_documents
+from tests.world import (
+    DATA,
+    JSON,
+    config_map,
+    crd,
+    data_documents,
+    owner_object,
+    owner_reference,
+    pod,
+    pod_group,
+    priority_class,
+    queue_object,
+    scheduler_document,
+    shard,
+)
 
 from minruntime import (
     Action,
@@ -58,161 +72,12 @@ from minruntime.preemptibility import PREEMPTIBILITY_KEY, PRIORITY_CLASSES
 from minruntime.starttime import START_TIME_ANNOTATION
 from minruntime.testing import duration_strings
 
-JSON = dict[str, Any]
-
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 STARTED = "2026-11-22T11:50:00Z"
 EXPECTED_DURATION = "(expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)"
 NO_CONFIG_WARNING = "no scheduler config or SchedulingShard in the snapshot; using the defaults"
 LEGACY_50_WARNING = "no preemptibility set; legacy rule: priority 50 < 100 gives preemptible"
 START_FIELD = f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
-
-
-# -- fixtures: objects as kubectl prints them ----------------------------------------------------
-
-
-def queue_object(name: str, **spec: Any) -> JSON:
-    return {
-        "apiVersion": "scheduling.run.ai/v2",
-        "kind": "Queue",
-        "metadata": {"name": name, "uid": f"uid-queue-{name}"},
-        "spec": spec,
-    }
-
-
-def pod_group(
-    name: str = "train",
-    namespace: str = "ml",
-    *,
-    queue: str | None = "team",
-    labels: Mapping[str, object] | None = None,
-    annotations: Mapping[str, object] | None = None,
-    **spec: Any,
-) -> JSON:
-    metadata: JSON = {"name": name, "namespace": namespace, "uid": f"uid-pg-{namespace}-{name}"}
-    if labels is not None:
-        metadata["labels"] = dict(labels)
-    if annotations is not None:
-        metadata["annotations"] = dict(annotations)
-    body: JSON = dict(spec)
-    if queue is not None:
-        body["queue"] = queue
-    return {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": metadata,
-        "spec": body,
-    }
-
-
-def pod(
-    name: str,
-    group: str | None = "train",
-    namespace: str = "ml",
-    *,
-    phase: str | None = "Running",
-    node: str | None = None,
-    labels: Mapping[str, object] | None = None,
-    annotations: Mapping[str, object] | None = None,
-    owners: list[JSON] | None = None,
-    deleting: bool = False,
-    gates: list[JSON] | None = None,
-) -> JSON:
-    metadata: JSON = {"name": name, "namespace": namespace, "uid": f"uid-pod-{namespace}-{name}"}
-    all_annotations: JSON = dict(annotations or {})
-    if group is not None:
-        all_annotations[POD_GROUP_ANNOTATION] = group
-    if all_annotations:
-        metadata["annotations"] = all_annotations
-    if labels is not None:
-        metadata["labels"] = dict(labels)
-    if owners is not None:
-        metadata["ownerReferences"] = owners
-    if deleting:
-        metadata["deletionTimestamp"] = "2026-11-22T11:59:00Z"
-    spec: JSON = {"containers": [{"name": "main", "image": "busybox"}]}
-    if node is not None:
-        spec["nodeName"] = node
-    if gates is not None:
-        spec["schedulingGates"] = gates
-    obj: JSON = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
-    if phase is not None:
-        obj["status"] = {"phase": phase}
-    return obj
-
-
-def owner_reference(kind: str, name: str, *, controller: bool = True) -> JSON:
-    return {
-        "apiVersion": "apps/v1",
-        "kind": kind,
-        "name": name,
-        "uid": f"uid-{name}",
-        "controller": controller,
-        "blockOwnerDeletion": True,
-    }
-
-
-def owner_object(
-    kind: str,
-    name: str,
-    *,
-    api_version: str = "apps/v1",
-    labels: Mapping[str, str] | None = None,
-    annotations: Mapping[str, str] | None = None,
-    owners: list[JSON] | None = None,
-) -> JSON:
-    metadata: JSON = {"name": name, "namespace": "ml", "uid": f"uid-{name}"}
-    if labels is not None:
-        metadata["labels"] = dict(labels)
-    if annotations is not None:
-        metadata["annotations"] = dict(annotations)
-    if owners is not None:
-        metadata["ownerReferences"] = owners
-    return {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": {}}
-
-
-def priority_class(name: str, value: int, *, global_default: bool | None = None) -> JSON:
-    obj: JSON = {
-        "apiVersion": "scheduling.k8s.io/v1",
-        "kind": "PriorityClass",
-        "metadata": {"name": name},
-        "value": value,
-        "preemptionPolicy": "PreemptLowerPriority",
-    }
-    if global_default is not None:
-        obj["globalDefault"] = global_default
-    return obj
-
-
-def scheduler_document(arguments: Mapping[str, str] | None = None) -> JSON:
-    plugin: JSON = {"name": "minruntime"}
-    if arguments is not None:
-        plugin["arguments"] = dict(arguments)
-    return {
-        "actions": "allocate, consolidation, reclaim, preempt, stalegangeviction",
-        "tiers": [
-            {"plugins": [{"name": "predicates"}, {"name": "proportion"}]},
-            {"plugins": [{"name": "priority"}, plugin, {"name": "elastic"}]},
-        ],
-    }
-
-
-def config_map(name: str, data: Mapping[str, object], namespace: str = "kai-scheduler") -> JSON:
-    return {
-        "apiVersion": "v1",
-        "kind": "ConfigMap",
-        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-cm-{name}"},
-        "data": dict(data),
-    }
-
-
-def shard(name: str = "default", **spec: Any) -> JSON:
-    return {
-        "apiVersion": "kai.scheduler/v1",
-        "kind": "SchedulingShard",
-        "metadata": {"name": name},
-        "spec": {"partitionLabelValue": "", **spec},
-    }
 
 
 TEAM = queue_object("team")
@@ -453,10 +318,13 @@ objects_strategy = st.lists(
 )
 
 
+SHAPES = st.sampled_from(["array", "List", "ConfigMapList"])
+
+
 def _nest(draw: st.DrawFn, items: list[JSON]) -> object:
     """Wrap ``items`` in a random arrangement of ``List`` objects and arrays."""
     if not items or draw(st.booleans()):
-        shape = draw(st.sampled_from(["array", "List", "ConfigMapList"]))
+        shape = draw(SHAPES)
         return items if shape == "array" else {"kind": shape, "items": items}
     cut = draw(st.integers(0, len(items)))
     return [_nest(draw, items[:cut]), _nest(draw, items[cut:])]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
+from tests.world import pod, pod_group, queue_object
 
 from minruntime import InvalidSnapshot, UnknownJob
 from minruntime.kube import (
@@ -244,16 +245,7 @@ def test_a_conflicting_duplicate_pod_leaves_both_out_and_the_job_keeps_the_rest(
 
 def _member(field: str, value: object) -> JSON:
     """A well-formed pod of ml/train with one field (``where.key``) set to ``value``."""
-    obj: JSON = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            "name": "train-0",
-            "namespace": "ml",
-            "annotations": {"pod-group-name": "train"},
-        },
-        "status": {"phase": "Running"},
-    }
+    obj = pod()
     where, _, key = field.rpartition(".")
     (obj[where] if where else obj)[key] = value
     return obj
@@ -320,14 +312,8 @@ def test_an_empty_or_mistyped_pod_field_is_named_not_read_as_absent(
 ) -> None:
     """A pod field that is empty or of the wrong type (not absent) is named, as a pod with
     anything else unexpected is: never read as if the field were absent, in silence."""
-    queue = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"}}
-    group = {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": {"name": "train", "namespace": "ml"},
-        "spec": {"queue": "team", "minMember": 1, "preemptibility": "preemptible"},
-    }
-    snapshot = read_snapshot([queue, group, _member(field, value)])
+    group = pod_group(minMember=1, preemptibility="preemptible")
+    snapshot = read_snapshot([queue_object("team"), group, _member(field, value)])
     assert [str(t.id) for t in snapshot.jobs[0].job.pod_sets[0].tasks] == tasks
     kind, ref, path, message = expected
     assert [
@@ -375,13 +361,14 @@ def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, 
             where, key = path.split(".")
             pod.setdefault(where, {})[key] = copy.deepcopy(value)
     namespace = fields["metadata.namespace"]
-    group: JSON = {
-        "apiVersion": "scheduling.run.ai/v2alpha2",
-        "kind": "PodGroup",
-        "metadata": {"name": "g", "namespace": namespace if isinstance(namespace, str) else ""},
-        "spec": {"queue": "q", "minMember": 1, "preemptibility": "preemptible"},
-    }
-    queue = {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}}
+    group = pod_group(
+        "g",
+        namespace if isinstance(namespace, str) else "",
+        queue="q",
+        minMember=1,
+        preemptibility="preemptible",
+    )
+    queue = queue_object("q")
 
     def read(obj: JSON) -> tuple[list[tuple[str, str, float]], list[str]]:
         snapshot = read_snapshot([queue, group, obj])

@@ -457,30 +457,32 @@ def test_resolver_returns_the_remembered_object() -> None:
     resolver = Resolver(tree, LCA)
     first = resolver.reclaim("leaf3", "leaf1")
     assert first == Resolution(mr("600s"), "B")
-    misses = resolver.misses
     assert resolver.reclaim("leaf3", "leaf1") is first
     assert resolver.resolve(Action.RECLAIM, "leaf3", "leaf1") is first
-    assert resolver.misses == misses
+    assert resolver.lookup(Action.RECLAIM, "leaf3", "leaf1") == (first, False)
 
     preempt = resolver.preempt("leaf2")
-    misses = resolver.misses
     assert resolver.preempt("leaf2") is preempt
     assert resolver.resolve(Action.PREEMPT, "anything", "leaf2") is preempt
-    assert resolver.misses == misses
+    assert resolver.lookup(Action.PREEMPT, "other", "leaf2") == (preempt, False)
 
     ghost = resolver.reclaim("ghost", "leaf1")
-    misses = resolver.misses
     assert resolver.reclaim("ghost", "leaf1") is ghost
-    assert resolver.misses == misses
+    assert resolver.lookup(Action.RECLAIM, "ghost", "leaf1") == (ghost, False)
 
 
-def test_resolver_counts_one_miss_per_distinct_question() -> None:
+def test_resolver_computes_once_per_distinct_question() -> None:
     resolver = Resolver(reclaim_design_tree(), LCA)
-    for _ in range(3):
-        resolver.reclaim("leaf1", "leaf3")
-        resolver.reclaim("leaf3", "leaf1")
-        resolver.preempt("ghost")
-    assert resolver.misses == 3
+    computed = [
+        resolver.lookup(action, preemptor, victim)[1]
+        for _ in range(3)
+        for action, preemptor, victim in (
+            (Action.RECLAIM, "leaf1", "leaf3"),
+            (Action.RECLAIM, "leaf3", "leaf1"),
+            (Action.PREEMPT, "any", "ghost"),
+        )
+    ]
+    assert computed == [True, True, True] + [False] * 6
 
 
 @st.composite
@@ -506,19 +508,18 @@ def test_resolver_agrees_with_the_pure_functions(
 ) -> None:
     """Resolver.resolve == resolve for every question, in any order (memory never changes an
     answer), for preempt, lca and queue configs, known and unknown queues; asking again returns
-    the remembered object without a new miss."""
+    the remembered object, and the resolver says it did not compute it."""
     tree, config, questions = case
     resolver = Resolver(tree, config)
     for action, preemptor, victim in questions:
         assert resolver.resolve(action, preemptor, victim) == resolve(
             tree, config, action, preemptor, victim
         )
-    misses = resolver.misses
     for action, preemptor, victim in questions:
-        again = resolver.resolve(action, preemptor, victim)
+        again, computed = resolver.lookup(action, preemptor, victim)
+        assert not computed
         assert again is resolver.resolve(action, preemptor, victim)
         assert again == resolve(tree, config, action, preemptor, victim)
-    assert resolver.misses == misses
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import (
@@ -697,7 +697,6 @@ def tree_job(
 preemptibilities = st.sampled_from([None, "semi-preemptible"])
 
 
-@settings(max_examples=300)
 @given(sub_group_trees(all_required=True), preemptibilities, st.integers(0, 7200), st.data())
 def test_a_tree_whose_sets_need_all_children_acts_as_its_pod_sets_alone(
     tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
@@ -727,7 +726,6 @@ def test_a_tree_whose_sets_need_all_children_acts_as_its_pod_sets_alone(
     assert {f.pod_set for f in tree_result.failures} == {f.pod_set for f in flat_result.failures}
 
 
-@settings(max_examples=400)
 @given(sub_group_trees(), preemptibilities, st.data())
 def test_any_part_of_the_evictable_tasks_keeps_a_protected_jobs_shape(
     tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
@@ -745,7 +743,6 @@ def test_any_part_of_the_evictable_tasks_keeps_a_protected_jobs_shape(
     assert s.validate("preempt", PREEMPTOR, {job: taken}).valid
 
 
-@settings(max_examples=300)
 @given(sub_group_trees(), preemptibilities)
 def test_core_optional_and_surplus_partition_the_active_tasks(
     tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], preemptibility: str | None
@@ -764,7 +761,6 @@ def test_core_optional_and_surplus_partition_the_active_tasks(
     event(f"optional tasks: {bool(whole)}")
 
 
-@settings(max_examples=300)
 @given(sub_group_trees(), preemptibilities, st.data())
 def test_evicting_more_never_mends_a_broken_shape(
     tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
@@ -823,7 +819,6 @@ def test_a_schedulers_own_bad_tree_field_is_an_error_naming_it(own: OwnJob, mess
     assert str(caught.value) == message
 
 
-@settings(max_examples=300)
 @given(sub_group_trees(), st.data())
 def test_an_unprotected_order_begins_with_what_a_protected_victim_may_lose(
     tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], data: st.DataObject
@@ -842,7 +837,6 @@ def test_an_unprotected_order_begins_with_what_a_protected_victim_may_lose(
         assert sorted(free[len(protected) :]) == sorted(core)
 
 
-@settings(max_examples=300)
 @given(sub_group_trees(), st.data())
 def test_a_named_core_is_kept_and_its_evictable_tasks_are_a_valid_scenario(
     tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]], data: st.DataObject

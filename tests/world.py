@@ -7,21 +7,42 @@
 - **One small cluster for the rules** (:data:`TREE`, :data:`PREEMPTOR`, :data:`RECLAIMER`,
   :func:`session`, :func:`job`): a queue tree with a preempt min-runtime, an inherited reclaim
   min-runtime and a never queue, evaluated at :data:`NOW`.
+- **Kubernetes objects as** ``kubectl get -o json`` **prints them** (:func:`queue_object`,
+  :func:`pod_group`, :func:`pod`, :func:`priority_class`, :func:`config_map`, :func:`shard`,
+  :func:`owner_object`, :func:`owner_reference`, :func:`scheduler_document`): one builder per
+  kind, keyword arguments for what a test varies.
+- **A cluster with the checkpoint-aware settings** (:data:`CHECKPOINT_TREE`,
+  :func:`session_at`, :func:`victim`, :func:`at`, and the strategies :func:`checkpoint_inputs`
+  and :func:`near_checkpoints`): times in minutes from :data:`~minruntime.testing.BASE_TIME`.
 - **The public modules** (:data:`PUBLIC_MODULES`) that the API and docs tests check.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import attrs
 import yaml
+from hypothesis import strategies as st
 
-from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+from minruntime import (
+    Config,
+    Job,
+    JobInputs,
+    PodSet,
+    ProtectionSettings,
+    Queue,
+    QueueTree,
+    Session,
+    Task,
+)
 from minruntime._evictable import TaskOrder
+from minruntime.kube import POD_GROUP_ANNOTATION
+from minruntime.testing import BASE_TIME, min_runtimes
 
 JSON = dict[str, Any]
 
@@ -150,6 +171,311 @@ def job(
 def ids(items: Sequence[Any]) -> list[Any]:
     """The ``id`` of each task or job, in order."""
     return [item.id for item in items]
+
+
+# -- a cluster with the checkpoint-aware settings (docs/spec/beyond-min-runtime.md) ---------------
+
+
+def at(minutes: float) -> datetime:
+    """:data:`~minruntime.testing.BASE_TIME` plus ``minutes``."""
+    return BASE_TIME + timedelta(minutes=minutes)
+
+
+def stamp(minutes: float) -> str:
+    """:func:`at` as an RFC 3339 stamp in UTC (``...Z``), as an annotation carries it."""
+    return at(minutes).isoformat().replace("+00:00", "Z")
+
+
+# org: preempt 20m, reclaim 30m, graces 5m (preempt) and 10m (reclaim), a job may ask for up to
+# 2h; under it a and b (nothing of their own), budget (2 evictions an hour), spent (no eviction
+# at all), nocap (no request honoured), uncapped (any request) and vault (reclaim never)
+CHECKPOINT_TREE = QueueTree(
+    [
+        Queue(
+            "org",
+            preempt_min_runtime="20m",
+            reclaim_min_runtime="30m",
+            protections=ProtectionSettings(
+                preempt_checkpoint_grace="5m",
+                reclaim_checkpoint_grace="10m",
+                max_job_min_runtime="2h",
+            ),
+        ),
+        Queue("a", "org"),
+        Queue("b", "org"),
+        Queue(
+            "budget", "org", protections=ProtectionSettings(max_evictions=2, eviction_window="1h")
+        ),
+        Queue("spent", "org", protections=ProtectionSettings(max_evictions=0)),
+        Queue("nocap", "org", protections=ProtectionSettings(max_job_min_runtime=0)),
+        Queue("uncapped", "org", protections=ProtectionSettings(max_job_min_runtime="never")),
+        Queue("vault", "org", reclaim_min_runtime="never"),
+    ]
+)
+
+
+def session_at(
+    minutes: float, tree: QueueTree = CHECKPOINT_TREE, config: Config | None = None
+) -> Session:
+    """A session over ``tree`` (default :data:`CHECKPOINT_TREE`) at :func:`at` ``(minutes)``."""
+    return Session(tree, Config() if config is None else config, at(minutes))
+
+
+def victim(
+    name: str,
+    queue: str = "a",
+    *,
+    start: float | None = 0,
+    weights: Iterable[float] = (1.0,),
+    min_available: int | None = None,
+    priority: int = 50,
+    preemptibility: str = "preemptible",
+    **inputs: Any,
+) -> Job:
+    """A running job: one pod set of running tasks with these weights (not elastic by default)."""
+    tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
+    return Job(
+        name,
+        queue,
+        priority=priority,
+        preemptibility=preemptibility,
+        start_time=None if start is None else at(start),
+        pod_sets=[
+            PodSet(
+                min_available=len(tasks) if min_available is None else min_available, tasks=tasks
+            )
+        ],
+        inputs=JobInputs(**inputs) if inputs else None,
+    )
+
+
+CHECKPOINTING = victim("ckpt", checkpoint_interval="45m")
+"""A victim of queue a, started at 0, that checkpoints every 45 minutes."""
+
+
+@st.composite
+def checkpoint_inputs(draw: st.DrawFn, job: Job) -> Job:
+    """The job with random section 16 inputs (some absent)."""
+    seconds = st.integers(-4 * 3600, 600)
+    return attrs.evolve(
+        job,
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(),
+            last_checkpoint=draw(st.one_of(st.none(), seconds.map(lambda s: at(s / 60)))),
+            checkpoint_interval=draw(st.one_of(st.none(), st.integers(1, 7200))),
+            evictions=draw(
+                st.one_of(
+                    st.just(()),
+                    st.integers(0, 4),
+                    st.lists(seconds.map(lambda s: at(s / 60)), max_size=4),
+                )
+            ),
+            requested_min_runtime=draw(st.one_of(st.none(), min_runtimes(allow_never=False))),
+        ),
+    )
+
+
+@st.composite
+def near_checkpoints(draw: st.DrawFn, job: Job, now: datetime) -> Job:
+    """The job with a checkpoint interval whose next checkpoint is near ``now`` (either side)."""
+    interval = draw(st.integers(60, 3 * 3600))
+    base = now + timedelta(seconds=draw(st.integers(-1800, 5400)) - interval)
+    if draw(st.booleans()):
+        return attrs.evolve(
+            job,
+            start_time=base,
+            inputs=attrs.evolve(job.inputs or JobInputs(), checkpoint_interval=interval),
+        )
+    start = base - timedelta(seconds=draw(st.integers(0, 3 * 3600)))
+    return attrs.evolve(
+        job,
+        start_time=start,
+        inputs=attrs.evolve(
+            job.inputs or JobInputs(), last_checkpoint=base, checkpoint_interval=interval
+        ),
+    )
+
+
+# -- Kubernetes objects as kubectl prints them ---------------------------------------------------
+
+
+def queue_object(name: str, **spec: Any) -> JSON:
+    """A Queue (``scheduling.run.ai/v2``) with this ``spec`` (``parentQueue=...`` and so on)."""
+    return {
+        "apiVersion": "scheduling.run.ai/v2",
+        "kind": "Queue",
+        "metadata": {"name": name, "uid": f"uid-queue-{name}"},
+        "spec": spec,
+    }
+
+
+def pod_group(
+    name: str = "train",
+    namespace: str = "ml",
+    *,
+    queue: str | None = "team",
+    labels: Mapping[str, object] | None = None,
+    annotations: Mapping[str, object] | None = None,
+    created: str | None = None,
+    **spec: Any,
+) -> JSON:
+    """A PodGroup (``scheduling.run.ai/v2alpha2``) of ``queue`` with the other ``spec`` fields
+    as given; ``created`` is its ``metadata.creationTimestamp``."""
+    metadata: JSON = {"name": name, "namespace": namespace, "uid": f"uid-pg-{namespace}-{name}"}
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if annotations is not None:
+        metadata["annotations"] = dict(annotations)
+    if created is not None:
+        metadata["creationTimestamp"] = created
+    body: JSON = dict(spec)
+    if queue is not None:
+        body["queue"] = queue
+    return {
+        "apiVersion": "scheduling.run.ai/v2alpha2",
+        "kind": "PodGroup",
+        "metadata": metadata,
+        "spec": body,
+    }
+
+
+def pod(
+    name: str = "train-0",
+    group: str | None = "train",
+    namespace: str = "ml",
+    *,
+    phase: str | None = "Running",
+    node: str | None = None,
+    labels: Mapping[str, object] | None = None,
+    annotations: Mapping[str, object] | None = None,
+    owners: list[JSON] | None = None,
+    deleting: bool = False,
+    gates: list[JSON] | None = None,
+    resources: Mapping[str, Any] | None = None,
+    **sections: Any,
+) -> JSON:
+    """A Pod of pod group ``group`` (its annotation), one container (with ``resources``), on
+    ``node``; ``sections`` replace whole top-level fields (``spec=...``) for malformed input."""
+    metadata: JSON = {"name": name, "namespace": namespace, "uid": f"uid-pod-{namespace}-{name}"}
+    all_annotations: JSON = dict(annotations or {})
+    if group is not None:
+        all_annotations[POD_GROUP_ANNOTATION] = group
+    if all_annotations:
+        metadata["annotations"] = all_annotations
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if owners is not None:
+        metadata["ownerReferences"] = owners
+    if deleting:
+        metadata["deletionTimestamp"] = "2026-11-22T11:59:00Z"
+    container: JSON = {"name": "main", "image": "busybox"}
+    if resources is not None:
+        container["resources"] = dict(resources)
+    spec: JSON = {"containers": [container]}
+    if node is not None:
+        spec["nodeName"] = node
+    if gates is not None:
+        spec["schedulingGates"] = gates
+    obj: JSON = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+    if phase is not None:
+        obj["status"] = {"phase": phase}
+    obj.update(sections)
+    return obj
+
+
+def owner_reference(kind: str, name: str, *, controller: bool = True) -> JSON:
+    """An entry of ``metadata.ownerReferences`` naming an ``apps/v1`` owner."""
+    return {
+        "apiVersion": "apps/v1",
+        "kind": kind,
+        "name": name,
+        "uid": f"uid-{name}",
+        "controller": controller,
+        "blockOwnerDeletion": True,
+    }
+
+
+def owner_object(
+    kind: str,
+    name: str,
+    *,
+    api_version: str = "apps/v1",
+    labels: Mapping[str, str] | None = None,
+    annotations: Mapping[str, str] | None = None,
+    owners: list[JSON] | None = None,
+) -> JSON:
+    """An owner of pods (a ReplicaSet, a Job, ...) in namespace ``ml``."""
+    metadata: JSON = {"name": name, "namespace": "ml", "uid": f"uid-{name}"}
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if annotations is not None:
+        metadata["annotations"] = dict(annotations)
+    if owners is not None:
+        metadata["ownerReferences"] = owners
+    return {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": {}}
+
+
+def priority_class(
+    name: str,
+    value: int,
+    *,
+    global_default: bool | None = None,
+    preemption_policy: str = "PreemptLowerPriority",
+) -> JSON:
+    """A PriorityClass (``scheduling.k8s.io/v1``)."""
+    obj: JSON = {
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": {"name": name},
+        "value": value,
+        "preemptionPolicy": preemption_policy,
+    }
+    if global_default is not None:
+        obj["globalDefault"] = global_default
+    return obj
+
+
+def scheduler_document(arguments: Mapping[str, str] | None = None) -> JSON:
+    """The scheduler's config document, with the minruntime plugin and its ``arguments``."""
+    plugin: JSON = {"name": "minruntime"}
+    if arguments is not None:
+        plugin["arguments"] = dict(arguments)
+    return {
+        "actions": "allocate, consolidation, reclaim, preempt, stalegangeviction",
+        "tiers": [
+            {"plugins": [{"name": "predicates"}, {"name": "proportion"}]},
+            {"plugins": [{"name": "priority"}, plugin, {"name": "elastic"}]},
+        ],
+    }
+
+
+def config_map(name: str, data: Mapping[str, object], namespace: str = "kai-scheduler") -> JSON:
+    """A ConfigMap with this ``data``."""
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-cm-{name}"},
+        "data": dict(data),
+    }
+
+
+def shard(name: str = "default", **spec: Any) -> JSON:
+    """A SchedulingShard (``kai.scheduler/v1``) with this ``spec``."""
+    return {
+        "apiVersion": "kai.scheduler/v1",
+        "kind": "SchedulingShard",
+        "metadata": {"name": name},
+        "spec": {"partitionLabelValue": "", **spec},
+    }
+
+
+def strict_json(text: str) -> Any:
+    """json.loads that refuses NaN and the infinities, as every JSON reader but Python's."""
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
 
 
 # -- the public modules --------------------------------------------------------------------------

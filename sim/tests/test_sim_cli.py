@@ -1,7 +1,8 @@
 """``minruntime-sim`` (``minruntime_sim.cli.main``) and the sweep behind it.
 
-The hand-computed workload of ``tests/test_sim.py`` (queues a and b, jobs a1, a2, b1), written
-as a CSV trace, gives the exact figures of the table below: see that file for the arithmetic.
+The hand-computed workload of ``tests/test_sim_scheduler.py`` (queues a and b, jobs a1, a2,
+b1), written as a CSV trace, gives the exact figures of the table below: see that file for the
+arithmetic.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ file, verbatim, and every figure the pages show is committed and drawn from the 
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -61,3 +62,23 @@ def test_no_results_page_shows_console_output_wider_than_the_page() -> None:
         "article div.doctest pre {\n"
     ) in css
     assert "  white-space: pre-wrap;" in css
+
+
+def test_the_load_table_is_the_one_its_results_files_give() -> None:
+    """The load table of the simulator page is ``python sim/results/load_table.py``: a row per
+    results file of ``sim/results/load/``, each file the run of the command the page shows, and
+    no other figure typed by hand."""
+    spec = importlib.util.spec_from_file_location("load_table", RESULTS / "load_table.py")
+    assert spec is not None
+    assert spec.loader is not None
+    load_table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(load_table)
+    page = (DOCS / "simulator.md").read_text(encoding="utf-8")
+
+    assert load_table.table() + "\n" in page
+    assert "python sim/results/load_table.py" in page
+    files = sorted(path.name for path in (RESULTS / "load").glob("*.json"))
+    assert files == sorted(name for _, name in load_table.ROWS)
+    readme = (RESULTS / "README.md").read_text(encoding="utf-8")
+    for name in files:
+        assert f"--json sim/results/load/{name}" in readme

@@ -80,8 +80,15 @@ def test_philly_reads_its_first_rows_as_jobs_of_virtual_cluster_queues(tmp_path:
     )
 
 
-def test_philly_default_is_the_whole_repository_trace() -> None:
-    workload = read_philly()
+@pytest.fixture(scope="module")
+def philly() -> Workload:
+    """The packaged Philly trace, read once for the tests that only look at it (a workload is
+    frozen)."""
+    return read_philly()
+
+
+def test_philly_default_is_the_whole_repository_trace(philly: Workload) -> None:
+    workload = philly
 
     assert (len(workload.jobs), workload.total_gpus) == (82_247, 2_816)
     assert sum(workload.deserved.values()) == 2_816
@@ -419,9 +426,8 @@ def test_without_the_variable_the_traces_are_the_packaged_ones_wherever_it_runs(
     assert len(load_trace("philly").jobs) == 82_247
 
 
-def test_the_traces_come_with_their_nodes() -> None:
+def test_the_traces_come_with_their_nodes(philly: Workload) -> None:
     """Philly: 352 nodes of 8 GPUs; Alibaba: its 1,213 GPU nodes of 1 to 8 GPUs."""
-    philly = read_philly()
     alibaba = read_alibaba()
 
     assert (len(philly.nodes), set(philly.nodes), sum(philly.nodes)) == (352, {8}, 2816)

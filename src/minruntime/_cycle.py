@@ -269,10 +269,9 @@ class VictimIndex(Generic[J]):
                     else walked
                 )
             else:
-                before = resolver.misses
-                group = groups.get(act, pre_queue, queue)
+                group, computed = groups.get(act, pre_queue, queue)
                 lookups += 1
-                misses += resolver.misses - before
+                misses += computed
             if group.never:
                 continue
             if group.by_victim or act is Action.PREEMPT:

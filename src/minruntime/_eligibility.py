@@ -1,7 +1,7 @@
 """Eligibility (docs/spec/filters.md): may this victim, or part of it, be evicted at all.
 
 First the preemptor: one within its preemption delay
-(docs/spec/preemption-delay.md, :mod:`minruntime._delay`) takes no victim
+(docs/spec/preemption-delay.md, :mod:`minruntime._protection`) takes no victim
 (``PREEMPTOR_DELAYED``, :func:`preemptor_refusal`). Then the fundamentals, in order, the first that
 fails names the reason: not the preemptor itself (``SAME_JOB``); then what depends on the two queues
 alone (:func:`queue_refusal`): a queue in the tree (``UNKNOWN_VICTIM_QUEUE``), for preempt the
@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, NamedTuple, Protocol
 
-from minruntime._delay import is_held
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
 from minruntime._protection import (
     FOREVER_NS,
@@ -37,6 +36,7 @@ from minruntime._protection import (
     Protection,
     Settings,
     free_before,
+    is_held,
     protection,
 )
 from minruntime.decisions import ALLOWED, Action, ProtectionKind, Reason, Resolution
@@ -68,8 +68,6 @@ REASON_OF: Final = {
 class Resolves(Protocol):
     """What the rule asks of a resolver (:class:`~minruntime._resolution.Resolver`)."""
 
-    misses: int
-
     @property
     def has_protections(self) -> bool:
         """Whether any section 16 setting is set anywhere (else the settings are all off)."""
@@ -77,13 +75,18 @@ class Resolves(Protocol):
     def resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
         """The MR of ``action`` for a victim in ``victim_queue``."""
 
+    def lookup(
+        self, action: Action, preemptor_queue: str, victim_queue: str
+    ) -> tuple[Resolution, bool]:
+        """:meth:`resolve`, and whether this call computed the answer."""
+
     def settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
         """The section 16 settings for a victim in ``victim_queue``."""
 
 
 def preemptor_refusal(preemptor: JobFacts, now_ns: int) -> Reason | None:
     """The preemptor's own rule: ``PREEMPTOR_DELAYED`` while it is within its preemption delay
-    (:mod:`minruntime._delay`), else ``None``."""
+    (:func:`~minruntime._protection.is_held`), else ``None``."""
     return Reason.PREEMPTOR_DELAYED if is_held(preemptor.held_until_ns(), now_ns) else None
 
 
@@ -161,16 +164,20 @@ class Groups:
             group = self._made.setdefault(key, Group(min_runtime, settings, self._now_ns))
         return group
 
-    def get(self, action: Action, preemptor_queue: str, victim_queue: str) -> Group:
-        """The group of a victim queue; the resolver is asked only the first time (it would
-        remember the answer too: its count of misses is the same)."""
+    def get(self, action: Action, preemptor_queue: str, victim_queue: str) -> tuple[Group, bool]:
+        """The group of a victim queue, and whether the resolver computed its resolution for
+        this call (what the statistics count as a miss). The resolver is asked only the first
+        time; it would remember the answer too, so the count is the same."""
         key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
         group = self._shared.get(key)
-        if group is None:
-            mr = self.resolver.resolve(action, preemptor_queue, victim_queue).min_runtime
-            group = self.of(mr, self.settings(action, preemptor_queue, victim_queue))
-            self._shared[key] = group
-        return group
+        if group is not None:
+            return group, False
+        resolution, computed = self.resolver.lookup(action, preemptor_queue, victim_queue)
+        group = self.of(
+            resolution.min_runtime, self.settings(action, preemptor_queue, victim_queue)
+        )
+        self._shared[key] = group
+        return group, computed
 
 
 class Judgement(NamedTuple):
@@ -221,7 +228,6 @@ def judge(
     refusals: dict[str, Reason | None] = {}
     reached: dict[str, Group] = {}
     protections: dict[ProtectionKind, int] = {}
-    resolver = groups.resolver
     lookups = misses = 0
     pre_id = preemptor.id
     pre_queue = preemptor.queue
@@ -246,10 +252,10 @@ def judge(
         else:
             group = reached.get(queue)
             if group is None:
-                before = resolver.misses
-                group = reached[queue] = groups.get(action, pre_queue, queue)
+                group, computed = groups.get(action, pre_queue, queue)
+                reached[queue] = group
                 lookups += 1
-                misses += resolver.misses - before
+                misses += computed
             flags = all_flags[row]
             if group.never:
                 append(Reason.NEVER)

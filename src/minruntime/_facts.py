@@ -19,8 +19,13 @@ from itertools import islice
 from operator import is_
 from typing import Any, Final
 
-from minruntime._delay import held_until_ns, last_eviction_ns
-from minruntime._protection import NO_INPUTS, Inputs, checkpoint_of_run
+from minruntime._protection import (
+    NO_INPUTS,
+    Inputs,
+    checkpoint_of_run,
+    held_until_ns,
+    last_eviction_ns,
+)
 from minruntime._time import EPOCH, from_ns, instant_ns, to_ns
 from minruntime._tree import Shape, TreeError, link
 from minruntime.decisions import Reason

@@ -1,9 +1,14 @@
-"""The protection rule: is a victim protected at ``now``, by what, and until when.
+"""The windows in which an eviction may not happen: while a victim is protected, and while a
+preemptor is held back.
 
-This module is the one home of docs/spec/protection.md (min-runtime) and of the protections of
-section 16 (a job's own request, the eviction budget, the checkpoint grace). Every decision of
-the library (batch eligibility, one victim, validation, evictable tasks, ``explain``,
-``next_expiry``, ranking, statistics, the cycle form) is derived from the functions below.
+This module is the one home of docs/spec/protection.md (min-runtime), of the protections of
+docs/spec/beyond-min-runtime.md (a job's own request, the eviction budget, the checkpoint
+grace), and of docs/spec/preemption-delay.md (the preemptor's side: how long a pending job waits
+before it may trigger evictions). Every decision of the library (batch eligibility, one victim,
+validation, evictable tasks, ``explain``, ``next_expiry``, ranking, statistics, the cycle form)
+is derived from the functions below. The two sides are written together because they are the
+same kind of rule, an instant compared with ``now`` (a window that never ends is
+:data:`FOREVER_NS` for both), and because each decision asks both.
 
 Min-runtime, the rule: a never MR protects whatever the start time; no start time is not
 protected; otherwise a victim is protected iff ``now < start + MR``. It is written here once, as
@@ -24,10 +29,22 @@ Instants and durations here are integer nanoseconds (private); values enter as
 True
 >>> free_before(MinRuntime.NEVER, now_ns=0) is None          # nothing is free
 True
+
+The preemption delay, the rule: the delay's anchor is ``max(creation time, last eviction)`` (a
+job evicted and pending again gets a fresh window); the job may trigger evictions once
+``now >= anchor + delay`` (at exactly that instant it may). No delay (unset or zero), or no
+anchor at all: never held back. A delay of never: never triggers evictions. Min-runtime protects
+the victim; the delay holds back the preemptor; both apply.
+
+>>> held_until_ns(MinRuntime("5m"), anchors=(0, 120 * S)) // S       # anchored at the eviction
+420
+>>> is_held(held_until_ns(MinRuntime("5m"), anchors=(0,)), now_ns=300 * S)  # exactly at the end
+False
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Final, NamedTuple
 
@@ -47,7 +64,10 @@ __all__ = [
     "effective_min_runtime",
     "evictions_in_window",
     "free_before",
+    "held_until_ns",
+    "is_held",
     "is_protected_ns",
+    "last_eviction_ns",
     "next_checkpoint_ns",
     "protection",
     "unsaved_seconds",
@@ -377,3 +397,39 @@ def protected_until(min_runtime: MinRuntime, start_time: object) -> datetime | N
         return FOREVER
     start_ns = optional_to_ns(start_time, "the start time")
     return None if start_ns is None else from_ns(start_ns + min_runtime.ns)
+
+
+# -- the preemptor's side: the preemption delay (docs/spec/preemption-delay.md) ---------------
+def last_eviction_ns(last_eviction: int | None, evictions: Sequence[int] | None) -> int | None:
+    """A job's last eviction, the delay's second anchor: the latest of its eviction times
+    (sorted, oldest first) and a lone last-eviction time, or ``None`` when neither is known.
+
+    >>> last_eviction_ns(5, (1, 9)), last_eviction_ns(None, None), last_eviction_ns(5, ())
+    (9, None, 5)
+    """
+    latest = evictions[-1] if evictions else None
+    if last_eviction is None or (latest is not None and latest > last_eviction):
+        return latest
+    return last_eviction
+
+
+def held_until_ns(delay: MinRuntime | None, anchors: Iterable[int | None]) -> int | None:
+    """The first instant at which a job with this delay may trigger evictions.
+
+    ``anchors`` are its creation time and its evictions (nanoseconds; ``None`` where unknown):
+    the latest counts. ``None`` when nothing holds it back (no delay, a zero delay, or no
+    anchor); :data:`FOREVER_NS` for a delay of never.
+    """
+    if delay is None or not delay:
+        return None
+    if delay.is_never:
+        return FOREVER_NS
+    known = [anchor for anchor in anchors if anchor is not None]
+    if not known:
+        return None
+    return max(known) + delay.ns
+
+
+def is_held(until_ns: int | None, now_ns: int) -> bool:
+    """Whether the job is still within its delay at ``now``: strictly before its end."""
+    return until_ns is not None and now_ns < until_ns

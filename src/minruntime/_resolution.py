@@ -128,7 +128,8 @@ class Resolver:
 
     Threads may share a resolver: what it remembers is computed whole and then stored, so that
     a thread reads either nothing or a complete answer (two threads may both compute one; the
-    answers are equal). Only the ``misses`` count may then miss a count.
+    answers are equal). It counts nothing itself: :meth:`lookup` says whether it computed an
+    answer, and the caller adds that to its own counts.
 
     >>> from minruntime import Queue, QueueTree, Config, Action
     >>> resolver = Resolver(QueueTree([Queue("a", reclaim_min_runtime="2m"), Queue("b", "a")]),
@@ -149,7 +150,6 @@ class Resolver:
         "_start",
         "_tables",
         "config",
-        "misses",
         "tree",
     )
 
@@ -167,8 +167,6 @@ class Resolver:
         self._names = tree.names()
         self._settings: dict[tuple[Action, str, str], Settings] = {}
         self._protections: bool | None = None
-        self.misses = 0
-        """How many resolutions were computed rather than remembered."""
 
     @property
     def has_protections(self) -> bool:
@@ -218,9 +216,26 @@ class Resolver:
         """The MR of ``action`` for a victim in ``victim_queue``, and where it came from."""
         key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
         known = self._pairs.get(key)
-        if known is not None:
-            return known
-        self.misses += 1
+        return self._compute(key) if known is None else known
+
+    def lookup(
+        self, action: Action, preemptor_queue: str, victim_queue: str
+    ) -> tuple[Resolution, bool]:
+        """:meth:`resolve`, and whether this call computed the answer rather than remembered it
+        (what a session's statistics count as a cache miss).
+
+        >>> from minruntime import Queue, QueueTree, Config, Action
+        >>> resolver = Resolver(QueueTree([Queue("a")]), Config())
+        >>> [resolver.lookup(Action.PREEMPT, "a", "a")[1] for _ in range(2)]
+        [True, False]
+        """
+        key = (action, "" if action is Action.PREEMPT else preemptor_queue, victim_queue)
+        known = self._pairs.get(key)
+        return (self._compute(key), True) if known is None else (known, False)
+
+    def _compute(self, key: tuple[Action, str, str]) -> Resolution:
+        """Resolve a pair the resolver has not remembered, and remember it."""
+        action, preemptor_queue, victim_queue = key
         names = self._names
         if victim_queue in names and (action is Action.PREEMPT or preemptor_queue in names):
             start = (

@@ -32,7 +32,6 @@ from typing import Final, Generic, TypeVar
 import attrs
 
 from minruntime._cycle import VictimIndex
-from minruntime._delay import is_held
 from minruntime._eligibility import (
     Groups,
     judge,
@@ -48,6 +47,7 @@ from minruntime._protection import (
     Settings,
     effective_min_runtime,
     evictions_in_window,
+    is_held,
 )
 from minruntime._ranking import Candidate, rank, select, unsaved_work
 from minruntime._resolution import Resolver
@@ -246,12 +246,10 @@ class Session:
         return self._resolve(_action(action), preemptor_queue, victim_queue)
 
     def _resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
-        resolver = self._resolver
-        before = resolver.misses
-        result = resolver.resolve(action, preemptor_queue, victim_queue)
+        result, computed = self._resolver.lookup(action, preemptor_queue, victim_queue)
         with self._lock:
             self._lookups += 1
-            self._misses += resolver.misses - before
+            self._misses += computed
         return result
 
     def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:

@@ -14,6 +14,7 @@ Needs hypothesis: the ``testing`` extra, installed from this repository (``pip i
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import cache
 
 import attrs
 from hypothesis import strategies as st
@@ -85,9 +86,27 @@ def min_runtimes(
     return durations
 
 
+@cache
 def optional_min_runtimes(*, allow_never: bool = True) -> st.SearchStrategy[MinRuntime | None]:
     """A queue setting: unset (``None``, most often), a duration, or never."""
     return st.one_of(st.none(), st.none(), min_runtimes(allow_never=allow_never))
+
+
+# The composite strategies below draw from the same few strategies many times per example;
+# each is built once (a strategy is immutable), since building and validating a new one at every
+# draw cost more than the drawing itself. What they generate is the same.
+
+
+@cache
+def _parent_index(count: int) -> st.SearchStrategy[int | None]:
+    """No parent, or one of the ``count`` earlier items (``count`` > 0)."""
+    return st.one_of(st.none(), st.integers(0, count - 1))
+
+
+@cache
+def _up_to(count: int) -> st.SearchStrategy[int | None]:
+    """Unset, or 0 to ``count``: a ``min_sub_group``."""
+    return st.one_of(st.none(), st.integers(0, count))
 
 
 @st.composite
@@ -106,7 +125,7 @@ def queue_trees(
     count = draw(st.integers(min_queues, max_queues))
     queues = []
     for i in range(count):
-        parent = draw(st.one_of(st.none(), st.integers(0, i - 1))) if i else None
+        parent = draw(_parent_index(i)) if i else None
         queues.append(
             Queue(
                 f"q{i}",
@@ -118,6 +137,7 @@ def queue_trees(
     return QueueTree(queues)
 
 
+@cache
 def task_statuses() -> st.SearchStrategy[TaskStatus]:
     """Any task status, running most often."""
     return st.one_of(st.just(TaskStatus.RUNNING), st.sampled_from(list(TaskStatus)))
@@ -152,16 +172,11 @@ def sub_group_trees(
     >>> test_every_tree_makes_a_job()
     """
     set_count = draw(st.integers(0, max_sets))
-    set_parents = [
-        draw(st.one_of(st.none(), st.integers(0, i - 1))) if i else None for i in range(set_count)
-    ]
+    set_parents = [draw(_parent_index(i)) if i else None for i in range(set_count)]
     # one pod set under each set (so that every set has one below it), then a few more anywhere
     extra = draw(st.integers(1 if not set_count else 0, max(1, max_pod_sets - set_count)))
     leaf_parents: list[int | None] = [*range(set_count)]
-    leaf_parents += [
-        draw(st.one_of(st.none(), st.integers(0, set_count - 1))) if set_count else None
-        for _ in range(extra)
-    ]
+    leaf_parents += [draw(_parent_index(set_count)) if set_count else None for _ in range(extra)]
     order = draw(st.permutations(range(len(leaf_parents))))
     children: dict[int | None, int] = {}
     for parent in (*set_parents, *leaf_parents):
@@ -170,7 +185,7 @@ def sub_group_trees(
     def need(key: int | None) -> int | None:
         if all_required:
             return None
-        return draw(st.one_of(st.none(), st.integers(0, children.get(key, 0))))
+        return draw(_up_to(children.get(key, 0)))
 
     sub_groups = tuple(
         SubGroup(f"s{i}", None if parent is None else f"s{parent}", need(i))
@@ -180,7 +195,8 @@ def sub_group_trees(
     for index in order:
         parent = leaf_parents[index]
         size = draw(st.integers(0, max_tasks))
-        tasks = [Task(f"{id}/p{index}/{t}", draw(task_statuses())) for t in range(size)]
+        statuses = task_statuses()
+        tasks = [Task(f"{id}/p{index}/{t}", draw(statuses)) for t in range(size)]
         pod_sets.append(
             PodSet(
                 f"p{index}",
@@ -190,6 +206,22 @@ def sub_group_trees(
             )
         )
     return sub_groups, need(None), tuple(pod_sets)
+
+
+_JOB_IDS = st.uuids().map(lambda u: f"job-{u.hex[:8]}")
+_PRIORITIES = st.sampled_from([25, 50, 75, 99, 100, 125])
+_PREEMPTIBILITIES = st.one_of(st.none(), st.sampled_from(list(Preemptibility)))
+
+
+@cache
+def _start_offsets(within_seconds: int) -> st.SearchStrategy[int | None]:
+    """A missing start, or seconds from ``within_seconds`` before to 10 minutes after."""
+    return st.one_of(st.none(), st.integers(-within_seconds, 600))
+
+
+@cache
+def _sampled(values: tuple[str, ...]) -> st.SearchStrategy[str]:
+    return st.sampled_from(values)
 
 
 @st.composite
@@ -209,7 +241,7 @@ def jobs(
     Start times fall within ``start_within`` before or slightly after :data:`BASE_TIME`, or are
     missing.
     """
-    job_id = id if id is not None else draw(st.uuids().map(lambda u: f"job-{u.hex[:8]}"))
+    job_id = id if id is not None else draw(_JOB_IDS)
     sub_groups: tuple[SubGroup, ...] = ()
     min_sub_group = None
     pod_sets: list[PodSet] = []
@@ -220,7 +252,8 @@ def jobs(
         pod_sets.extend(tree_pod_sets)
     for p in range(0 if pod_sets else draw(st.integers(1, max_pod_sets))):
         size = draw(st.integers(0, max_tasks))
-        tasks = [Task(f"{job_id}/{p}/{t}", draw(task_statuses())) for t in range(size)]
+        statuses = task_statuses()
+        tasks = [Task(f"{job_id}/{p}/{t}", draw(statuses)) for t in range(size)]
         pod_sets.append(
             PodSet(
                 "default" if p == 0 else f"set{p}",
@@ -228,17 +261,12 @@ def jobs(
                 tasks=tasks,
             )
         )
-    offset = draw(
-        st.one_of(
-            st.none(),
-            st.integers(-int(start_within.total_seconds()), 600),
-        )
-    )
+    offset = draw(_start_offsets(int(start_within.total_seconds())))
     return Job(
         job_id,
-        draw(st.sampled_from(queues)),
-        priority=draw(st.sampled_from([25, 50, 75, 99, 100, 125])),
-        preemptibility=draw(st.one_of(st.none(), st.sampled_from(list(Preemptibility)))),
+        draw(_sampled(queues)),
+        priority=draw(_PRIORITIES),
+        preemptibility=draw(_PREEMPTIBILITIES),
         start_time=None if offset is None else BASE_TIME + timedelta(seconds=offset),
         pod_sets=pod_sets,
         sub_groups=sub_groups,
@@ -300,8 +328,9 @@ def situations(
     preemptor = attrs.evolve(preemptor, priority=draw(st.sampled_from([50, 100, 125, 200])))
     victim_queues = (preemptor.queue,) * 4 + names if action is Action.PREEMPT else names
     victims = []
+    victim_jobs = jobs(queues=victim_queues, trees=trees)
     for _ in range(draw(st.integers(0, max_victims))):
-        victim = draw(jobs(queues=victim_queues, trees=trees))
+        victim = draw(victim_jobs)
         if draw(st.integers(0, 3)):
             ago = timedelta(seconds=draw(st.integers(-600, 6 * 3600)))
             victim = attrs.evolve(victim, start_time=now - ago)

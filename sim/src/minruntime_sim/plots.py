@@ -140,10 +140,20 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
     spacing = _DOT + _GAP
     # the panels' width in points, a little less than it will be: dots that may touch stack
     panel = (_WIDTH - 2.4) / len(PANELS) * 72 * 0.9
+    # each interval once (a bootstrap of its values): it sets the axis, then it is drawn
+    intervals = {
+        (index, metric): row.interval(metric)
+        for index, row in enumerate(rows)
+        for metric, _ in PANELS
+    }
     highs: list[float] = []
     for metric, _ in PANELS:
         top = max(
-            (max(row.interval(metric).high, *row.values(metric)) for row in rows), default=0.0
+            (
+                max(intervals[index, metric].high, *row.values(metric))
+                for index, row in enumerate(rows)
+            ),
+            default=0.0,
         )
         highs.append(_nice(top))
     reach = 0  # the furthest level from a row's middle a dot takes
@@ -230,7 +240,7 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
                     color=_colour(rep.window, rep.windows),
                     clip_on=False,
                 )
-            interval = row.interval(metric)
+            interval = intervals[index, metric]
             band = index + 0.5 - (_PAD + _BAND / 2) * per_point
             if interval.high > interval.low:
                 axes.hlines(band, interval.low, interval.high, color="black", linewidth=1)

@@ -90,8 +90,9 @@ def explain_report(
 
 
 def _strict(snapshot: Snapshot) -> None:
-    """``--strict``: any reading warning is an error (one place, so that the reader's own strict
-    option can take its place)."""
+    """``--strict``: every warning the command would print about the snapshot is an error: the
+    reader's problems (those ``read_snapshot(strict=True)`` raises for) and the command's own
+    notes on them, such as the legacy-priority summary (docs/operators.md)."""
     warnings = warnings_of(snapshot)
     if warnings:
         raise _StrictWarnings(warnings)
