@@ -24,12 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from tests.world import JSON, pod, pod_group, queue_object
 
 from minruntime.cli import EXAMPLE_NOW, JSON_SCHEMA_ID, main, worked_example
-from minruntime.cli._json import json_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE_GOLDEN = os.environ.get("MINRUNTIME_UPDATE_GOLDEN") == "1"
@@ -1423,52 +1420,3 @@ def test_the_timeline_marks_windows_that_go_on_beyond_its_axis(tmp_path: Path) -
     assert notches == [
         f"312.0,{top - 2:.1f} 306.0,{top + 6:.1f} 312.0,{top + 14:.1f}" for top in (75, 97, 119)
     ]
-
-
-_JSON_KEYS = st.one_of(
-    st.text(max_size=8),
-    st.integers(),
-    st.booleans(),
-    st.none(),
-    st.floats(allow_nan=False, allow_infinity=False),
-)
-_JSON_DATA = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(),
-        st.floats(allow_nan=False, allow_infinity=False),
-        st.text(),
-    ),
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4),
-        st.lists(inner, max_size=4).map(tuple),
-        st.dictionaries(_JSON_KEYS, inner, max_size=4),
-    ),
-    max_leaves=30,
-)
-
-
-@given(_JSON_DATA)
-def test_json_text_writes_exactly_what_json_dumps_with_indent_2_writes(data: object) -> None:
-    """Law: json_text(d) == json.dumps(d, indent=2, allow_nan=False), character for character
-    (containers nested in containers, empty ones, tuples, non-ASCII text, keys of every kind
-    JSON converts)."""
-    assert json_text(data) == json.dumps(data, indent=2, allow_nan=False)
-
-
-class _Name(str):
-    """A str subclass (as a StrEnum is): written as its text, as a key and as a value."""
-
-
-def test_json_text_refuses_what_json_dumps_refuses() -> None:
-    assert json_text({_Name("k"): [_Name("v"), -0.0, 10**20]}) == (
-        '{\n  "k": [\n    "v",\n    -0.0,\n    100000000000000000000\n  ]\n}'
-    )
-    for bad in (float("nan"), [float("inf")], {"x": -float("inf")}, {float("nan"): 1}):
-        with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
-            json_text(bad)
-    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
-        json_text({"x": {1}})
-    with pytest.raises(TypeError, match="keys must be str, int, float, bool or None, not tuple"):
-        json_text({(1,): 1})

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ from minruntime._text import shown
 from minruntime.cli._arguments import UsageError, build_parser, check_output_path, parse_now
 from minruntime.cli._example import EXAMPLE_NOW, worked_example
 from minruntime.cli._format import Terminal, escape
-from minruntime.cli._json import JSON_SCHEMA_ID, json_text, report_data
+from minruntime.cli._json import JSON_SCHEMA_ID, report_data
 from minruntime.cli._report import Report, build_report, warnings_of
 from minruntime.cli._sources import in_its_file, read_sources
 from minruntime.cli._table import render_table
@@ -157,9 +158,8 @@ def _explain(
     if args.timeline is not None:
         _write_timeline(args.timeline, report, args.timeline_width)
     if args.output == "json":
-        # json.dumps(indent=2, allow_nan=False)'s text, faster: a non-finite number is refused
-        # where it is read; this is the guard
-        out.write(json_text(report_data(report)) + "\n")
+        # allow_nan=False: a non-finite number is refused where it is read; this is the guard
+        out.write(json.dumps(report_data(report), indent=2, allow_nan=False) + "\n")
     else:
         queues_view = args.queues or (not snapshot.jobs and len(snapshot.tree) > 0)
         render_table(report, out, tree=snapshot.tree, queues_view=queues_view)

@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
-from json.encoder import encode_basestring_ascii as _quoted
 from typing import Any, Final
 
 from minruntime.cli._format import ago, iso, short
@@ -23,7 +21,7 @@ from minruntime.decisions import Decision, Resolution
 from minruntime.jobs import ACTIVE_STATUSES, Job
 from minruntime.preemptibility import Preemptibility
 
-__all__ = ["JSON_SCHEMA_ID", "json_text", "protection_text", "report_data"]
+__all__ = ["JSON_SCHEMA_ID", "protection_text", "report_data"]
 
 JSON_SCHEMA_ID: Final = "minruntime.explain/v3"
 """The ``schema`` field of ``minruntime explain --output json``; it changes only with the format."""
@@ -187,97 +185,3 @@ def report_data(report: Report) -> dict[str, Any]:
         "retryAt": iso(report.retry_at),
         "warnings": list(report.warnings),
     }
-
-
-def json_text(data: Any) -> str:
-    """``data`` as ``json.dumps(data, indent=2, allow_nan=False)`` writes it, character for
-    character, in about half the time: the standard library indents in pure Python, one
-    generator per level that every piece passes through; this writes each piece once, and
-    quotes strings with the standard library's own C function.
-
-    Raises:
-        ValueError: for a number that is not finite (JSON has no NaN or infinity).
-        TypeError: for a value that is not JSON data (dict, list, tuple, str, int, float,
-            bool, None), or a key that is not a str, int, float, bool or None.
-
-    >>> print(json_text({"id": "ml/train", "pods": [1, 2.5], "tree": {}, "ok": True}))
-    {
-      "id": "ml/train",
-      "pods": [
-        1,
-        2.5
-      ],
-      "tree": {},
-      "ok": true
-    }
-    """
-    parts: list[str] = []
-    _write(data, parts, "\n")
-    return "".join(parts)
-
-
-def _write(value: Any, parts: list[str], newline: str) -> None:
-    """Append ``value``, indented as its container at ``newline``'s depth, to ``parts``."""
-    if isinstance(value, dict):
-        if not value:
-            parts.append("{}")
-            return
-        inner = newline + "  "
-        separator = "{" + inner
-        for key, item in value.items():
-            name = _quoted(key) if type(key) is str else _key(key)
-            if type(item) is str:
-                parts.append(f"{separator}{name}: {_quoted(item)}")
-            elif isinstance(item, dict | list | tuple):
-                parts.append(f"{separator}{name}: ")
-                _write(item, parts, inner)
-            else:
-                parts.append(f"{separator}{name}: {_scalar(item)}")
-            separator = "," + inner
-        parts.append(newline + "}")
-    elif isinstance(value, list | tuple):
-        if not value:
-            parts.append("[]")
-            return
-        inner = newline + "  "
-        separator = "[" + inner
-        for item in value:
-            if type(item) is str:
-                parts.append(separator + _quoted(item))
-            elif isinstance(item, dict | list | tuple):
-                parts.append(separator)
-                _write(item, parts, inner)
-            else:
-                parts.append(separator + _scalar(item))
-            separator = "," + inner
-        parts.append(newline + "]")
-    else:
-        parts.append(_scalar(value))
-
-
-def _scalar(value: object) -> str:
-    """A JSON scalar as the standard library writes it (bool before int: True is an int)."""
-    if isinstance(value, str):
-        return _quoted(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
-        return float.__repr__(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-def _key(key: object) -> str:
-    """A key that is not a str, as the standard library converts it."""
-    if isinstance(key, str):  # a subclass of str
-        return _quoted(key)
-    if isinstance(key, float | int) or key is None:  # bool is an int
-        return _quoted(_scalar(key))
-    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
