@@ -6,7 +6,14 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 
 import pytest
-from tests.world import pod, pod_group, priority_class, queue_object
+from tests.world import (
+    owner_object,
+    owner_reference,
+    pod,
+    pod_group,
+    priority_class,
+    queue_object,
+)
 
 from minruntime import (
     FOREVER,
@@ -280,6 +287,30 @@ def test_an_unreadable_delay_is_a_warning_and_no_delay_or_an_error_when_strict()
     with pytest.raises(InvalidObject) as caught:
         read(delayed_group(preemptionDelay="5"), delayed_pod(), strict=True)
     assert caught.value.field == "spec.preemptionDelay"
+
+
+def test_an_unreadable_delay_on_an_owner_or_the_pod_names_where_it_is_and_the_next_is_used() -> (
+    None
+):
+    owner = owner_object("Job", "step", annotations={"kai.scheduler/preemption-delay": "soon"})
+    owned = partial(delayed_pod, owners=[owner_reference("Job", "step")])
+    inputs, warnings = read(
+        owner, delayed_group(), owned(annotations={"kai.scheduler/preemption-delay": "7"})
+    )
+    assert inputs is not None
+    assert inputs.preemption_delay is None
+    assert [w.split(": invalid duration")[0] for w in warnings] == [
+        "PodGroup/ml/p annotation on Job/step",
+        "PodGroup/ml/p annotation on Pod/ml/p-0",
+    ]
+    inputs, warnings = read(
+        owner, delayed_group(), owned(annotations={"kai.scheduler/preemption-delay": "4m"})
+    )
+    assert inputs is not None
+    assert inputs.preemption_delay == MinRuntime("4m")
+    assert [w.split(": invalid duration")[0] for w in warnings] == [
+        "PodGroup/ml/p annotation on Job/step"
+    ]
 
 
 def test_an_unreadable_creation_time_is_a_warning() -> None:

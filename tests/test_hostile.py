@@ -16,6 +16,8 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
 from tests.world import JSON, config_map, pod, pod_group, queue_object, strict_json
 
 from minruntime import MinRuntime
@@ -289,6 +291,38 @@ def test_a_gpu_amount_that_is_not_a_finite_count_warns_and_the_json_stays_valid(
         "counted as 0"
     ]
     assert err == []
+
+
+_DIGITS = "0123456789\u00b2\u0661\u07c0\uff11"  # ASCII digits, then ², ١, ߀, １
+
+
+@given(st.text(alphabet=_DIGITS, max_size=8))
+def test_a_gpu_count_in_digits_of_any_script_is_read_or_named_never_a_traceback(
+    amount: str,
+) -> None:
+    """Law: a GPU count of digits is its value when it is ASCII (up to 1,000,000), else a
+    problem naming the pod and the field, with the pod read as one GPU; never an exception
+    (``str.isdigit`` is true of ``'²'``, which ``int`` refuses)."""
+    snapshot = read_snapshot([QUEUE, group(), gpu_pod(amount)])
+    (task,) = snapshot.jobs[0].job.pod_sets[0].tasks
+    problems = [p for p in snapshot.every_problem() if p.object is not None]
+    readable = amount != "" and amount.isascii() and int(amount) <= 1_000_000
+    event("read" if readable else "named")
+    event("non-ASCII digits" if not amount.isascii() else "ASCII")
+    if readable:
+        assert (task.weight, problems) == (float(int(amount)) or 1.0, [])
+        return
+    field = "spec.containers[0].resources.limits['nvidia.com/gpu']"
+    bound = ", at most 1000000" if amount.isascii() and amount else ""
+    assert task.weight == 1.0
+    assert [(str(p.object), p.field, p.message) for p in problems] == [
+        (
+            "Pod/ml/train-0",
+            field,
+            f"Pod/ml/train-0 {field}: invalid GPU count {amount!r} (expected a number >= 0"
+            f"{bound}); counted as 0",
+        )
+    ]
 
 
 def test_a_json_number_out_of_float_range_is_refused_where_it_is_read() -> None:

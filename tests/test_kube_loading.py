@@ -120,6 +120,40 @@ def test_the_depth_bound_is_exact_without_walking_the_document(levels: int, wide
         assert load_json(text) == json.loads(text)
 
 
+_TRICKY_TEXT = st.text(alphabet='[]{}"\\:, ab\u00e9\U0001f600', max_size=6)
+_TRICKY_JSON = st.recursive(
+    st.one_of(st.none(), st.integers(-5, 5), _TRICKY_TEXT),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(_TRICKY_TEXT, inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(_TRICKY_JSON, st.booleans(), st.sampled_from(["", '"\\\\[\\"", "{\\\\"']), st.booleans())
+def test_the_depth_bound_is_exact_wherever_the_escapes_are(
+    value: object, over: bool, escaped: str, wide: bool
+) -> None:
+    """Law: a document is refused exactly when it nests deeper than ``MAX_DEPTH``, whatever its
+    strings hold and wherever its escapes are (only near the start and the end, between them
+    none, or throughout): escapes are looked for only between the first and last backslash."""
+    inner = json.dumps(value, ensure_ascii=False)
+    levels = MAX_DEPTH - walked_depth(value) + over
+    if escaped:  # an escaped string in the outermost list only, before and after the rest
+        levels -= 1
+        inner = f"[{escaped}, {inner}, {escaped}]" if wide else f"[{inner}, {escaped}]"
+    text = "[" * levels + inner + "]" * levels
+    depth = walked_depth(json.loads(text))
+    assert depth == MAX_DEPTH + over
+    event("refused" if over else "read")
+    event("escapes" if "\\" in text else "no escapes")
+    if over:
+        with pytest.raises(OutOfBounds):
+            load_json(text)
+    else:
+        assert load_json(text) == json.loads(text)
+
+
 def snapshot_zip(member: bytes) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -14,6 +14,9 @@ from importlib import resources
 from typing import Any
 
 import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+from tests.world import pod, pod_group, queue_object
 
 from minruntime import InvalidSnapshot, UnknownJob
 from minruntime.kube import (
@@ -238,3 +241,154 @@ def test_a_conflicting_duplicate_pod_leaves_both_out_and_the_job_keeps_the_rest(
         "Pod/nlp-team/llama-sft-workers-3: the snapshot holds two different objects of this "
         "name (a snapshot must hold one version of each object); both left out"
     ]
+
+
+def _member(field: str, value: object) -> JSON:
+    """A well-formed pod of ml/train with one field (``where.key``) set to ``value``."""
+    obj = pod()
+    where, _, key = field.rpartition(".")
+    (obj[where] if where else obj)[key] = value
+    return obj
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "tasks", "expected"),
+    [
+        (
+            "metadata.annotations",
+            [],
+            [],
+            (
+                "IGNORED",
+                "Pod/ml/train-0",
+                "metadata.annotations",
+                "expected an object, got []; ignored",
+            ),
+        ),
+        (
+            "metadata.namespace",
+            [],
+            [],
+            (
+                "LEFT_OUT",
+                "Pod/train-0",
+                "metadata.namespace",
+                "expected a string, got []; left out",
+            ),
+        ),
+        (
+            "metadata.labels",
+            [],
+            ["train-0"],
+            ("IGNORED", "Pod/ml/train-0", "metadata.labels", "expected an object, got []; ignored"),
+        ),
+        (
+            "spec",
+            [],
+            [],
+            ("LEFT_OUT", "Pod/ml/train-0", "spec", "expected an object, got []; left out"),
+        ),
+        (
+            "status",
+            [],
+            [],
+            ("LEFT_OUT", "Pod/ml/train-0", "status", "expected an object, got []; left out"),
+        ),
+        (
+            "status.phase",
+            "",
+            [],
+            (
+                "LEFT_OUT",
+                "Pod/ml/train-0",
+                "status.phase",
+                "unknown phase '' (expected Pending, Running, Succeeded, Failed or Unknown); left out",
+            ),
+        ),
+    ],
+)
+def test_an_empty_or_mistyped_pod_field_is_named_not_read_as_absent(
+    field: str, value: object, tasks: list[str], expected: tuple[str, str, str, str]
+) -> None:
+    """A pod field that is empty or of the wrong type (not absent) is named, as a pod with
+    anything else unexpected is: never read as if the field were absent, in silence."""
+    group = pod_group(minMember=1, preemptibility="preemptible")
+    snapshot = read_snapshot([queue_object("team"), group, _member(field, value)])
+    assert [str(t.id) for t in snapshot.jobs[0].job.pod_sets[0].tasks] == tasks
+    kind, ref, path, message = expected
+    assert [
+        (p.kind.name, str(p.object), p.field, p.message)
+        for p in snapshot.every_problem()
+        if str(p.object).startswith("Pod/")
+    ] == [(kind, ref, path, f"{ref} {path}: {message}")]
+
+
+_ABSENT: Any = object()
+_POD_FIELDS = {
+    "status.phase": st.sampled_from([_ABSENT, None, "Pending", "Running", "Failed", "", "running"]),
+    "spec.nodeName": st.sampled_from([_ABSENT, None, "node-1", "", 5]),
+    "metadata.deletionTimestamp": st.sampled_from([_ABSENT, None, "2026-11-22T11:00:00Z", 3]),
+    "spec.schedulingGates": st.sampled_from([_ABSENT, None, [], [{"name": "gate"}], "gate"]),
+    "metadata.labels": st.sampled_from(
+        [_ABSENT, None, {}, {"team": "a"}, {SUBGROUP_LABEL: ""}, {"team": 5}, []]
+    ),
+    "metadata.namespace": st.sampled_from([_ABSENT, None, "ml", "", 7]),
+    "spec.containers": st.sampled_from(
+        [
+            _ABSENT,
+            [],
+            [{}],
+            [{"resources": {"limits": {"nvidia.com/gpu": "2"}}}],
+            [{"resources": {"requests": {"nvidia.com/gpu": 3}}}, {"resources": None}],
+            [{"resources": {"limits": {}, "requests": {"nvidia.com/gpu": "1"}}}],
+        ]
+    ),
+}
+
+
+@given(st.fixed_dictionaries(_POD_FIELDS))
+def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, Any]) -> None:
+    """Law: a pod read by direct look-ups gives the task and the problems the careful path
+    gives. The careful path is forced by a task-weight annotation (which the fast path leaves
+    to it) equal to the weight the fast path read, so only the path differs."""
+    pod: JSON = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "p-0", "annotations": {"pod-group-name": "g"}},
+    }
+    for path, value in fields.items():
+        if value is not _ABSENT:
+            where, key = path.split(".")
+            pod.setdefault(where, {})[key] = copy.deepcopy(value)
+    namespace = fields["metadata.namespace"]
+    group = pod_group(
+        "g",
+        namespace if isinstance(namespace, str) else "",
+        queue="q",
+        minMember=1,
+        preemptibility="preemptible",
+    )
+    queue = queue_object("q")
+
+    def read(obj: JSON) -> tuple[list[tuple[str, str, float]], list[str]]:
+        snapshot = read_snapshot([queue, group, obj])
+        tasks = [
+            (str(t.id), str(t.status), t.weight)
+            for job in snapshot.jobs
+            for pod_set in job.job.pod_sets
+            for t in pod_set.tasks
+        ]
+        named = [p.message for p in snapshot.every_problem() if str(p.object).startswith("Pod/")]
+        return tasks, named
+
+    fast = read(pod)
+    careful_pod = copy.deepcopy(pod)
+    weight = fast[0][0][2] if fast[0] else 1.0
+    careful_pod["metadata"]["annotations"]["minruntime/task-weight"] = repr(weight)
+    careful = read(careful_pod)
+    event("read" if fast[0] else "left out")
+    event("named" if fast[1] else "no problem")
+    # a GPU amount the careful path names is named there and not under the weight annotation
+    assert careful == fast or (
+        fast[1] and careful[0] == fast[0] and set(careful[1]) <= set(fast[1])
+    )

@@ -15,7 +15,7 @@ from typing import Any, Final
 from minruntime._text import shown
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp
-from minruntime.kube._fields import Object, get
+from minruntime.kube._fields import Object, get, object_name
 from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _problem
 from minruntime.preemptibility import Owner
 from minruntime.starttime import START_TIME_ANNOTATION, parse_rfc3339, parse_start_time
@@ -163,7 +163,7 @@ def delay_inputs(
     annotations: Mapping[str, str],
     owners: Sequence[Owner],
     pod_annotations: Mapping[str, str] | None,
-    pod_name: str,
+    pod: Object | None,
     never: bool,
     strict: bool,
     now: datetime | None,
@@ -178,37 +178,49 @@ def delay_inputs(
     def unreadable(field: str, message: str) -> None:
         _unreadable(ref, field, message, strict, problems)
 
-    sources: list[tuple[str, object]] = [
-        ("spec.preemptionDelay", get(group, "spec.preemptionDelay", object))
-    ]
+    spec = group.get("spec")
     key = PREEMPTION_DELAY_ANNOTATION
-    sources.append((f"metadata.annotations[{key!r}]", annotations.get(key)))
-    sources += [
-        (f"annotation on {owner.kind}/{owner.name}", owner.annotations.get(key))
-        for owner in owners
-        if owner.kind != "PodGroup"
+    # (where, value) in order; where: a field of the group, an owner, or the pod (named only
+    # when its value cannot be read: the common case has no delay anywhere)
+    sources: list[tuple[str | Owner | Object, object]] = [
+        (
+            "spec.preemptionDelay",
+            spec.get("preemptionDelay")
+            if type(spec) is dict
+            else get(group, "spec.preemptionDelay", object),
+        ),
+        (f"metadata.annotations[{key!r}]", annotations.get(key)),
     ]
-    if pod_annotations is not None:
-        sources.append((f"annotation on {pod_name}", pod_annotations.get(key)))
-    for field, value in sources:
+    sources += [(owner, owner.annotations.get(key)) for owner in owners if owner.kind != "PodGroup"]
+    if pod_annotations is not None and pod is not None:
+        sources.append((pod, pod_annotations.get(key)))
+    for where, value in sources:
         if value is None or value == "":
             continue
         try:
             inputs["preemption_delay"] = MinRuntime.parse(value)
             break
         except InvalidDuration as error:
-            unreadable(field, str(error))
+            if isinstance(where, Owner):
+                where = f"annotation on {where.kind}/{where.name}"
+            elif not isinstance(where, str):
+                where = f"annotation on {object_name(where)}"
+            unreadable(where, str(error))
     if never:
         inputs["preemption_delay"] = MinRuntime.NEVER
     for field, name in (
         ("metadata.creationTimestamp", "created"),
         (f"metadata.annotations[{LAST_EVICTION_ANNOTATION!r}]", "last_eviction"),
     ):
-        text = (
-            get(group, field, object)
-            if name == "created"
-            else annotations.get(LAST_EVICTION_ANNOTATION)
-        )
+        if name == "last_eviction":
+            text = annotations.get(LAST_EVICTION_ANNOTATION)
+        else:
+            metadata = group.get("metadata")
+            text = (
+                metadata.get("creationTimestamp")
+                if type(metadata) is dict
+                else get(group, field, object)
+            )
         if text is None or text == "":
             continue
         try:

@@ -33,6 +33,9 @@ def flatten(value: object, origin: str, problems: list[Problem] | None = None) -
         if item is _END:
             stack.pop()
             continue
+        if type(item) is dict and "items" not in item:  # an object, not a list of them
+            yield item
+            continue
         if item is None:
             continue
         if isinstance(item, list):

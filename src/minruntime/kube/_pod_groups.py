@@ -287,7 +287,8 @@ def read_job(
     left_out: list[str] = []
     kept: list[PodRecord] = []
     for pod in members:
-        own.extend(pod.problems)
+        if pod.problems:
+            own.extend(pod.problems)
         sub_group = pod.sub_group or DEFAULT_POD_SET
         pod_set = tasks.get(sub_group)
         if pod_set is None:
@@ -355,7 +356,7 @@ def read_job(
             ProblemKind.ASSUMED
             if legacy and i == len(determined.warnings) - 1
             else ProblemKind.IGNORED,
-            group,
+            ref,
             None,
             f"{where}: {warning}",
         )
@@ -370,7 +371,7 @@ def read_job(
             annotations,
             chain,
             first.annotations if first is not None else None,
-            object_name(first.obj) if first is not None else "",
+            first.obj if first is not None else None,
             class_name in reading.never_classes,
             reading.strict_times,
             reading.now,

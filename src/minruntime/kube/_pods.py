@@ -200,19 +200,31 @@ def read_pod(
     member of any job: ignored in silence) or that cannot be read (left out, with a problem).
     """
     try:  # the fast path: a well-formed pod, read by direct look-ups
+        # an absent field is its default; any other value of the wrong type, or empty where
+        # the careful path refuses it (a phase of ""), goes to the careful path, which names it
         metadata = pod["metadata"]
-        annotations = metadata.get("annotations") or {}
+        annotations = metadata.get("annotations")
+        if annotations is None:
+            annotations = {}
         group = annotations.get(POD_GROUP_ANNOTATION)
         if not group:
-            if (type(annotations) is dict and group is None) or group == "":
+            if type(annotations) is dict and group is None:
                 return None
             raise _Irregular
         name = metadata["name"]
-        namespace = metadata.get("namespace") or ""
-        labels = metadata.get("labels") or {}
-        spec = pod.get("spec") or {}
-        status = pod.get("status") or {}
-        phase = status.get("phase") or "Pending"
+        namespace = metadata.get("namespace")
+        if namespace is None:
+            namespace = ""
+        labels = metadata.get("labels")
+        if labels is None:
+            labels = {}
+        spec = pod.get("spec")
+        if spec is None:
+            spec = {}
+        status = pod.get("status")
+        phase = "Pending" if status is None else status.get("phase")
+        if phase is None:
+            phase = "Pending"
         node = spec.get("nodeName")
         deleting = metadata.get("deletionTimestamp") is not None
         sub_group = labels.get(SUBGROUP_LABEL) or None
@@ -229,6 +241,10 @@ def read_pod(
             and (sub_group is None or type(sub_group) is str)
             and (not deleting or type(metadata["deletionTimestamp"]) is str)
             and TASK_WEIGHT_ANNOTATION not in annotations
+            and _ALL_STR(map(type, annotations.values()))
+            and _ALL_STR(map(type, labels.values()))
+            and _ALL_STR(map(type, annotations))
+            and _ALL_STR(map(type, labels))
         ):
             raise _Irregular
         gates = spec.get("schedulingGates")
@@ -239,8 +255,12 @@ def read_pod(
         containers = spec.get("containers")
         if containers:
             weight = _fast_gpus(containers)
+        created = metadata.get("creationTimestamp")
+        ns = times.get(created, _UNSEEN) if type(created) is str else None
+        if ns is _UNSEEN:
+            ns = creation_ns(created, times)
         return PodRecord(
-            _order(metadata.get("creationTimestamp"), name, times),
+            (ns is None, ns or 0, name),
             name,
             namespace,
             group,
@@ -260,28 +280,41 @@ def read_pod(
         return record._replace(problems=tuple(own))
 
 
+_ALL_STR: Final = frozenset({str}).issuperset
+"""Whether every type of an iterable of types is ``str`` (a C-speed check of a small mapping)."""
+_UNSEEN: Any = object()
+"""Not yet in the creation-time cache."""
+
+
 class _Irregular(Exception):
     """Something the fast path does not handle: the careful path reads the pod."""
 
 
 def _fast_gpus(containers: Any) -> float:
+    """The GPUs of a well-formed pod's containers (each its limit, else its request), else 1;
+    anything but a count of ASCII digits or an int in range goes to the careful path (which
+    names it): ``str.isdigit`` alone is true of ``'²'`` and ``'١'`` too."""
     gpus = 0.0
     for container in containers:
         resources = container.get("resources")
         if not resources:
             continue
-        for part in ("limits", "requests"):
-            section = resources.get(part)
+        amount = None
+        section = resources.get("limits")
+        if section:
+            amount = section.get(GPU_RESOURCE)
+        if amount is None:
+            section = resources.get("requests")
             if section:
                 amount = section.get(GPU_RESOURCE)
-                if amount is not None:
-                    if type(amount) is str and amount.isdigit() and len(amount) <= 6:
-                        gpus += int(amount)
-                    elif type(amount) is int and 0 <= amount <= _MAX_WEIGHT:
-                        gpus += amount
-                    else:
-                        raise _Irregular
-                    break
+        if amount is None:
+            continue
+        if type(amount) is str and len(amount) <= 6 and amount.isascii() and amount.isdigit():
+            gpus += int(amount)
+        elif type(amount) is int and 0 <= amount <= _MAX_WEIGHT:
+            gpus += amount
+        else:
+            raise _Irregular
     return gpus if gpus > 0 else 1.0
 
 
