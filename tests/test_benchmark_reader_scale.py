@@ -51,4 +51,4 @@ def test_the_benchmark_runs_every_case_at_a_small_scale(capsys: pytest.CaptureFi
     ]
     assert results["cases"]["json.load"]["time_ratio"] == 1.0
     assert all(case["seconds"] > 0 and case["peak_bytes"] > 0 for case in results["cases"].values())
-    assert "| explain --preemptor --output json |" in capsys.readouterr().out
+    assert "| `explain --preemptor --output json` |" in capsys.readouterr().out
