@@ -499,6 +499,32 @@ def test_threads_asking_one_session_get_the_answers_asked_in_turn() -> None:
         sys.setswitchinterval(switch)
 
 
+def test_sessions_sharing_a_resolver_count_their_own_misses_under_threads() -> None:
+    """Four sessions on one resolver (``Session.at``), each asked from its own thread to
+    resolve its own 400 victim queues: each counts exactly its 400 lookups, every one a miss
+    (a pair no other session asks). A count read from a counter the resolver shares, before
+    and after each lookup, took the other threads' misses too."""
+    names = [f"q{i}" for i in range(1600)]
+    tree = QueueTree([Queue("root", preempt_min_runtime="10m")] + [Queue(n, "root") for n in names])
+    first = Session(tree, Config(), NOW)
+    sessions = [first] + [first.at(NOW + timedelta(seconds=i)) for i in range(1, 4)]
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can: races show
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            resolved = list(
+                pool.map(
+                    lambda k: [sessions[k].resolve("preempt", "root", n) for n in names[k::4]],
+                    range(4),
+                )
+            )
+    finally:
+        sys.setswitchinterval(switch)
+    assert [len({r.min_runtime for r in found}) for found in resolved] == [1, 1, 1, 1]
+    counts = [(s.stats().resolutions, s.stats().cache_hits) for s in sessions]
+    assert counts == [(400, 0)] * 4
+
+
 def asked_by_threads(
     asked: Session | Cycle[Job], questions: Sequence[tuple[Any, ...]]
 ) -> list[list[Hashable]]:
