@@ -171,6 +171,7 @@ class Session:
         "_lock",
         "_lookups",
         "_misses",
+        "_now",
         "_now_ns",
         "_resolver",
         "_table",
@@ -193,6 +194,7 @@ class Session:
         self.tree = tree
         self.config = config
         self._now_ns = to_ns(now, "the session's now")
+        self._now: datetime | None = None
         self._threshold = legacy_priority_threshold
         self._task_order = task_order
         self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
@@ -214,7 +216,10 @@ class Session:
         >>> Session(QueueTree([]), Config(), now=0).now.isoformat()
         '1970-01-01T00:00:00+00:00'
         """
-        return from_ns(self._now_ns)  # made when asked: the decisions need only the integer
+        now = self._now  # made once, when first asked: the decisions need only the integer
+        if now is None:
+            now = self._now = from_ns(self._now_ns)  # equal whichever thread makes it
+        return now
 
     def at(self, now: Instant) -> Session:
         """A session at another instant that shares this one's resolved min-runtimes.

@@ -416,18 +416,7 @@ def read_snapshot(
                     "its decisions say the victim's queue is unknown",
                 )
             )
-        jobs.append(
-            SnapshotJob(
-                job=job.job,
-                namespace=job.namespace,
-                name=job.name,
-                priority_class=job.priority_class,
-                preemptibility=job.preemptibility,
-                problems=job.problems,
-                left_out=job.left_out,
-                core_pods=job.core_pods,
-            )
-        )
+        jobs.append(SnapshotJob(**job._asdict()))
     snapshot = Snapshot(
         tree=tree,
         config=config,
