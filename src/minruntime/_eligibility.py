@@ -236,7 +236,7 @@ def judge(
     pre_queue = preemptor.queue
     pre_priority = preemptor.priority
     preempt = action is Action.PREEMPT
-    open_, group_class, semi, elastic = _OPEN, Group, SEMI, ELASTIC
+    open_, reason_class, semi, elastic = _OPEN, Reason, SEMI, ELASTIC
     same_job, lower, never = Reason.SAME_JOB, Reason.NOT_LOWER_PRIORITY, Reason.NEVER
     eligible, deferred, protected = Reason.ELIGIBLE, Reason.DEFERRED, Reason.PROTECTED
     ids, queues, priorities = table.ids, table.queues, table.priorities
@@ -249,8 +249,8 @@ def judge(
             entry = seen[queue] = open_ if refusal is None else refusal
         if ids[row] == pre_id:
             append(same_job)
-        elif entry.__class__ is not group_class and entry is not open_:
-            append(entry)  # type: ignore[arg-type]
+        elif entry.__class__ is reason_class:  # the queue's refusal
+            append(entry)
         elif preempt and priorities[row] >= pre_priority:
             append(lower)
         elif (barrier := barriers[row]) is not None:
