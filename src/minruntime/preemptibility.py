@@ -232,26 +232,32 @@ def determine_preemptibility(
     if found is not None:
         return result(found, PreemptibilitySource.EXPLICIT, "the explicit field")
     owners = tuple(owners)
-    sources: list[tuple[Mapping[str, str] | None, str, PreemptibilitySource]] = []
+    # each source is described only when it holds a value: most jobs have none anywhere
     for owner in owners:
-        where = f"{owner.kind}/{owner.name}"
-        sources.append((owner.labels, f"label on {where}", PreemptibilitySource.OWNER))
-        sources.append((owner.annotations, f"annotation on {where}", PreemptibilitySource.OWNER))
-    sources.append((pod_labels, "label on the pod", PreemptibilitySource.POD))
-    sources.append((pod_annotations, "annotation on the pod", PreemptibilitySource.POD))
-    for mapping, detail, source in sources:
-        if mapping:
-            found = attempt(mapping.get(PREEMPTIBILITY_KEY), detail)
+        for mapping, what in ((owner.labels, "label"), (owner.annotations, "annotation")):
+            raw = mapping.get(PREEMPTIBILITY_KEY) if mapping else None
+            if raw is not None and raw != "":
+                detail = f"{what} on {owner.kind}/{owner.name}"
+                found = attempt(raw, detail)
+                if found is not None:
+                    return result(found, PreemptibilitySource.OWNER, detail)
+    for on_pod, what in ((pod_labels, "label"), (pod_annotations, "annotation")):
+        raw = on_pod.get(PREEMPTIBILITY_KEY) if on_pod else None
+        if raw is not None and raw != "":
+            detail = f"{what} on the pod"
+            found = attempt(raw, detail)
             if found is not None:
-                return result(found, source, detail)
+                return result(found, PreemptibilitySource.POD, detail)
     if kind_defaults:
         for owner in owners:
             keys = [f"{owner.kind}.{owner.group}", owner.kind] if owner.group else [owner.kind]
             for key in keys:
-                detail = f"the default for kind {key!r}"
-                found = attempt(kind_defaults.get(key), detail)
-                if found is not None:
-                    return result(found, PreemptibilitySource.KIND_DEFAULT, detail)
+                raw = kind_defaults.get(key)
+                if raw is not None and raw != "":
+                    detail = f"the default for kind {key!r}"
+                    found = attempt(raw, detail)
+                    if found is not None:
+                        return result(found, PreemptibilitySource.KIND_DEFAULT, detail)
     value = legacy_preemptibility(priority, threshold)
     comparison = "<" if value is Preemptibility.PREEMPTIBLE else ">="
     detail = f"legacy rule: priority {priority} {comparison} {threshold}"

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, TextIO
 
@@ -140,6 +141,40 @@ def _explain(
         args.now, EXAMPLE_NOW if not args.snapshots else clock_now.replace(microsecond=0)
     )
     objects, sources, origins = read_sources(args.snapshots, stdin)
+    with _settled():
+        return _explain_objects(args, objects, sources, origins, now, out, err)
+
+
+@contextlib.contextmanager
+def _settled() -> Iterator[None]:
+    """Leave the objects that exist now (the parsed snapshot, millions of dicts at cluster
+    scale) out of the collector's walks until the block ends.
+
+    They live until the command ends and hold no reference cycles, so the collector has
+    nothing to find in them; without this, every full collection that the reader's and the
+    report's own objects trigger walks the whole parsed document again (``gc.freeze``). The
+    parse itself runs with the collector as usual. In a process where something else has
+    frozen objects, the collector is left as it is: unfreezing would undo that too.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _explain_objects(
+    args: argparse.Namespace,
+    objects: list[Any],
+    sources: list[str],
+    origins: dict[int, str],
+    now: datetime,
+    out: TextIO,
+    err: TextIO,
+) -> int:
     try:
         snapshot = read_snapshot(
             objects,

@@ -50,6 +50,8 @@ PodGroup's ``spec.preemptionDelay`` does not give one."""
 LAST_EVICTION_ANNOTATION: Final = "kai.scheduler/last-eviction-timestamp"
 """PodGroup annotation: when the scheduler last evicted the job (RFC 3339)."""
 _START_FIELD: Final = f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
+_DELAY_FIELD: Final = f"metadata.annotations[{PREEMPTION_DELAY_ANNOTATION!r}]"
+_LAST_EVICTION_FIELD: Final = f"metadata.annotations[{LAST_EVICTION_ANNOTATION!r}]"
 
 
 def _unreadable(
@@ -94,17 +96,20 @@ def start_time(
     if not text:
         return None
     field = _START_FIELD
-    where = str(ref)
     try:
-        start = parse_start_time(text, strict=strict, origin=f"{where} {field}")
-    except InvalidTimestamp as error:
-        raise InvalidObject(str(error), object=where, field=field) from None
-    problems.extend(
-        _problem(ProblemKind.IGNORED, ref, field, warning) for warning in start.warnings
-    )
-    if start.value is not None:
-        _after_now(ref, field, start.value, now, problems)
-    return start.value
+        value = parse_rfc3339(text)  # the common case; the object is named only when unread
+    except InvalidTimestamp:
+        where = str(ref)
+        try:
+            start = parse_start_time(text, strict=strict, origin=f"{where} {field}")
+        except InvalidTimestamp as error:
+            raise InvalidObject(str(error), object=where, field=field) from None
+        problems.extend(
+            _problem(ProblemKind.IGNORED, ref, field, warning) for warning in start.warnings
+        )
+        return None
+    _after_now(ref, field, value, now, problems)
+    return value
 
 
 def checkpoint_inputs(
@@ -189,7 +194,7 @@ def delay_inputs(
             if type(spec) is dict
             else get(group, "spec.preemptionDelay", object),
         ),
-        (f"metadata.annotations[{key!r}]", annotations.get(key)),
+        (_DELAY_FIELD, annotations.get(key)),
     ]
     sources += [(owner, owner.annotations.get(key)) for owner in owners if owner.kind != "PodGroup"]
     if pod_annotations is not None and pod is not None:
@@ -210,7 +215,7 @@ def delay_inputs(
         inputs["preemption_delay"] = MinRuntime.NEVER
     for field, name in (
         ("metadata.creationTimestamp", "created"),
-        (f"metadata.annotations[{LAST_EVICTION_ANNOTATION!r}]", "last_eviction"),
+        (_LAST_EVICTION_FIELD, "last_eviction"),
     ):
         if name == "last_eviction":
             text = annotations.get(LAST_EVICTION_ANNOTATION)

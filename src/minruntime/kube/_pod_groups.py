@@ -451,7 +451,7 @@ def _core_pods(group: Object, problems: list[Problem]) -> tuple[str, ...] | None
     """``status.schedulingState.corePods`` (the reference's v0.18): the pods it protects, or
     ``None`` when absent; a value that is not a list of names is ignored with a problem."""
     status = group.get("status")
-    if not status:
+    if not status or (type(status) is dict and status.get("schedulingState") is None):
         return None
     value = lenient(problems, group, _CORE_PODS, list)
     if value is None:

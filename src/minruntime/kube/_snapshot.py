@@ -3,7 +3,6 @@ re-exported by the package)."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,7 @@ from minruntime.kube._fields import Object, get, object_name
 from minruntime.kube._loading import flatten
 from minruntime.kube._objects import READ_KINDS, deduplicated, is_read
 from minruntime.kube._pod_groups import JobReading, read_job
-from minruntime.kube._pods import PodRecord, read_pod
+from minruntime.kube._pods import POD_ORDER, PodRecord, read_pod
 from minruntime.kube._priority import read_priority_class_fields
 from minruntime.kube._problems import Problem, ProblemKind, _problem, refuse
 from minruntime.kube._queues import misspelt_fields, read_queue_fields
@@ -389,7 +388,7 @@ def read_snapshot(
             continue
         listed.append(record)
     for listed in members.values():
-        listed.sort(key=_ORDER)  # nothing below depends on the order of the input
+        listed.sort(key=POD_ORDER)  # nothing below depends on the order of the input
 
     reading = JobReading(
         classes=classes,
@@ -431,7 +430,6 @@ def read_snapshot(
 
 
 _LOWER_KINDS = frozenset(kind.lower() for kind in READ_KINDS)
-_ORDER = operator.attrgetter("order")
 
 
 def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object]:
