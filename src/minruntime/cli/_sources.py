@@ -45,7 +45,8 @@ def _read_bounded(handle: BinaryIO) -> bytes:
 def read_sources(
     paths: Sequence[str], stdin: TextIO
 ) -> tuple[list[Any], list[str], dict[int, str]]:
-    """The objects of every source, the sources' names, and each object's source (by id)."""
+    """The objects of every source, the sources' names, and each object's source (by id; only
+    with several sources, where an error must say which file holds the object it names)."""
     if not paths:
         text = resources.files("minruntime").joinpath(_EXAMPLE_RESOURCE).read_text(encoding="utf-8")
         return load_objects(text, origin="the bundled example"), ["the bundled example"], {}
@@ -67,7 +68,8 @@ def read_sources(
                     )
                 if data.startswith(b"PK\x03\x04"):  # the reference scheduler's snapshot (a ZIP)
                     loaded = load_snapshot_archive(data, origin=origin)
-                    origins.update((id(obj), origin) for obj in loaded)
+                    if len(paths) > 1:
+                        origins.update((id(obj), origin) for obj in loaded)
                     objects.extend(loaded)
                     continue
                 text = data.decode("utf-8")
@@ -82,7 +84,8 @@ def read_sources(
                 object=origin,
             )
         loaded = load_objects(text, origin=origin)
-        origins.update((id(obj), origin) for obj in loaded)
+        if len(paths) > 1:
+            origins.update((id(obj), origin) for obj in loaded)
         objects.extend(loaded)
     return objects, ["-" if path == "-" else path for path in paths], origins
 

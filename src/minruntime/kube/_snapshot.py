@@ -438,7 +438,9 @@ def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object
     for obj in objects:
         if type(obj) is dict:
             kind = obj.get("kind")
-            if not (type(kind) is str and kind[-4:].lower() == "list" and "items" in obj):
+            if kind == "Pod" or not (
+                type(kind) is str and kind[-4:].lower() == "list" and "items" in obj
+            ):
                 yield obj
                 continue
         yield from flatten(obj, "snapshot", problems)
