@@ -32,7 +32,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, TextIO
 
@@ -141,27 +141,28 @@ def _explain(
         args.now, EXAMPLE_NOW if not args.snapshots else clock_now.replace(microsecond=0)
     )
     objects, sources, origins = read_sources(args.snapshots, stdin)
-    with _settled():
-        return _explain_objects(args, objects, sources, origins, now, out, err)
+    with _settling() as settle:
+        settle()  # the parsed snapshot
+        return _explain_objects(args, objects, sources, origins, now, out, err, settle)
 
 
 @contextlib.contextmanager
-def _settled() -> Iterator[None]:
-    """Leave the objects that exist now (the parsed snapshot, millions of dicts at cluster
-    scale) out of the collector's walks until the block ends.
+def _settling() -> Iterator[Callable[[], None]]:
+    """Within the block, ``settle()`` leaves every object that exists at that moment out of
+    the collector's walks until the block ends (``gc.freeze``).
 
-    They live until the command ends and hold no reference cycles, so the collector has
-    nothing to find in them; without this, every full collection that the reader's and the
-    report's own objects trigger walks the whole parsed document again (``gc.freeze``). The
-    parse itself runs with the collector as usual. In a process where something else has
-    frozen objects, the collector is left as it is: unfreezing would undo that too.
+    The command settles the parsed snapshot (millions of dicts at cluster scale) and then the
+    snapshot read from it: both live until the command ends and hold no reference cycles, so
+    the collector has nothing to find in them. Without this, every full collection that the
+    reader's and the report's own objects trigger walks them all again. The parse itself runs
+    with the collector as usual. In a process where something else has frozen objects, the
+    collector is left as it is: unfreezing would undo that too.
     """
     if gc.get_freeze_count():
-        yield
+        yield lambda: None
         return
-    gc.freeze()
     try:
-        yield
+        yield gc.freeze
     finally:
         gc.unfreeze()
 
@@ -174,6 +175,7 @@ def _explain_objects(
     now: datetime,
     out: TextIO,
     err: TextIO,
+    settle: Callable[[], None],
 ) -> int:
     try:
         snapshot = read_snapshot(
@@ -189,6 +191,7 @@ def _explain_objects(
         raise in_its_file(error, objects, origins) from None
     if args.strict:
         _strict(snapshot)
+    settle()  # the snapshot read
     report = build_report(snapshot, now, preemptor=_preemptor(args, snapshot), sources=sources)
     if args.timeline is not None:
         _write_timeline(args.timeline, report, args.timeline_width)
