@@ -1420,3 +1420,62 @@ def test_the_timeline_marks_windows_that_go_on_beyond_its_axis(tmp_path: Path) -
     assert notches == [
         f"312.0,{top - 2:.1f} 306.0,{top + 6:.1f} 312.0,{top + 14:.1f}" for top in (75, 97, 119)
     ]
+
+
+# -- the collector --------------------------------------------------------------------------------
+
+
+def test_explain_settles_the_parsed_snapshot_and_the_snapshot_read_then_undoes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    import minruntime.cli as cli
+
+    seen: dict[str, int] = {}
+    read, build = getattr(cli, "read_snapshot"), getattr(cli, "build_report")  # noqa: B009
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        seen["reading"] = gc.get_freeze_count()
+        return read(*args, **kwargs)
+
+    def building(*args: Any, **kwargs: Any) -> Any:
+        seen["reporting"] = gc.get_freeze_count()
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "read_snapshot", reading)
+    monkeypatch.setattr(cli, "build_report", building)
+    gc.collect()
+    assert gc.get_freeze_count() == 0
+    assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
+    # the parsed objects are out of the collector's walks while they are read, and the jobs
+    # read from them too while the report is built; everything is back once the command ends
+    assert seen["reading"] > 0
+    assert seen["reporting"] > seen["reading"]
+    assert gc.get_freeze_count() == 0
+
+
+def test_explain_leaves_the_collector_alone_where_something_else_froze_objects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    import minruntime.cli as cli
+
+    seen: list[int] = []
+    build = getattr(cli, "build_report")  # noqa: B009
+
+    def building(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_freeze_count())
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "build_report", building)
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
+        assert seen == [frozen]  # nothing more frozen by the command
+        assert gc.get_freeze_count() == frozen  # and nothing unfrozen: not the command's
+    finally:
+        gc.unfreeze()
