@@ -392,3 +392,47 @@ def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, 
     assert careful == fast or (
         fast[1] and careful[0] == fast[0] and set(careful[1]) <= set(fast[1])
     )
+
+
+def test_problems_follow_the_input_though_pods_are_read_with_their_jobs() -> None:
+    # the reader reads a pod when it reads the pod's job (Members); what reading a pod adds to
+    # the snapshot's problems still goes where the pod was met, among the other objects'
+    snapshot = read_snapshot(
+        [
+            pod("early-bad", phase="Exploding"),
+            queue_object("team", preemptMinRuntme="5m"),
+            pod("stray-0", group="nowhere"),
+            pod("train-1", labels={SUBGROUP_LABEL: 7}),
+            pod("mid-bad", phase="Exploding"),
+            {"kind": "PriorityClass", "metadata": {"name": "odd"}, "value": "high"},
+            pod("weird", metadata=[]),
+            pod_group("train"),
+            pod("train-0"),
+            pod("late-bad", group="train", phase="Exploding"),
+            pod("stray-1", group="elsewhere", labels={"x": 1}),
+        ]
+    )
+    phase = "unknown phase 'Exploding' (expected Pending, Running, Succeeded, Failed or Unknown)"
+    assert [problem.message for problem in snapshot.problems] == [
+        f"Pod/ml/early-bad status.phase: {phase}; left out",
+        "Queue/team spec.preemptMinRuntme: unknown field, ignored; did you mean "
+        "spec.preemptMinRuntime?",
+        f"Pod/ml/mid-bad status.phase: {phase}; left out",
+        "PriorityClass/odd value: expected an integer, got 'high'; left out",
+        "Pod metadata: expected an object, got []; ignored",
+        f"Pod/ml/late-bad status.phase: {phase}; left out",
+        "no scheduler config or SchedulingShard in the snapshot; using the defaults",
+        "Pod/ml/stray-0: pod group 'nowhere' is not in the snapshot; pod ignored",
+        "Pod/ml/stray-1 metadata.labels['x']: expected a string, got 1; ignored",
+        "Pod/ml/stray-1: pod group 'elsewhere' is not in the snapshot; pod ignored",
+    ]
+    (job,) = snapshot.jobs
+    assert [task.id for pod_set in job.job.pod_sets for task in pod_set.tasks] == [
+        "train-0",
+        "train-1",
+    ]
+    assert [problem.message for problem in job.problems] == [
+        f"Pod/ml/train-1 metadata.labels[{SUBGROUP_LABEL!r}]: expected a string, got 7; ignored",
+        "PodGroup/ml/train: no preemptibility set; legacy rule: priority 50 < 100 gives "
+        "preemptible",
+    ]

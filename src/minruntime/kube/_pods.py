@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from minruntime._text import shown
@@ -28,6 +28,7 @@ __all__ = [
     "POD_ORDER",
     "SUBGROUP_LABEL",
     "TASK_WEIGHT_ANNOTATION",
+    "Members",
     "PodRecord",
     "owners",
     "pod_task_status",
@@ -358,6 +359,103 @@ def _read_pod_carefully(
         annotations,
         pod,
     )
+
+
+class Members:
+    """The pods of each pod group of a snapshot, each read when its pod group's job is.
+
+    A pod's record lives only while its job is read: at cluster scale, a record for each of
+    hundreds of thousands of pods held at once costs the collector more than reading them
+    does. What reading a pod adds to the snapshot's problems goes where reading the pods in the
+    order of the input would have put it: :meth:`placed` puts it there.
+
+    Args:
+        groups: the key (namespace, name) of each pod group of the snapshot.
+        pods: the snapshot's pods, in the order of the input.
+        marks: for each pod, how many problems the snapshot had when the pod was met.
+        times: the creation-time cache of this read.
+        strict: an unreadable weight or GPU count is an error (the reader's ``strict_times``).
+    """
+
+    def __init__(
+        self,
+        groups: Iterable[tuple[str, str]],
+        pods: Sequence[Object],
+        marks: Sequence[int],
+        times: dict[object, int | None],
+        strict: bool,
+    ) -> None:
+        self._pods, self._marks, self._times, self._strict = pods, marks, times, strict
+        self._late: list[tuple[int, int, list[Problem]]] = []  # (mark, pod, its problems)
+        self._read: dict[int, PodRecord] = {}  # the few pods read before their job is
+        self._by_group: dict[tuple[str, str], list[int]] = {key: [] for key in groups}
+        self.strays: list[PodRecord] = []
+        """The pods that name a pod group the snapshot does not hold, in input order."""
+        by_group = self._by_group
+        for i, pod in enumerate(pods):
+            key = _member_key(pod)
+            if key is None:  # not a plain member: read now, to tell what it is a member of
+                record = self._record(i)
+                if record is None:
+                    continue
+                self._read[i] = record
+                key = (record.namespace, record.group)
+            listed = by_group.get(key)
+            if listed is None:
+                record = self._read.pop(i, None) or self._record(i)
+                if record is not None:
+                    self.strays.append(record)
+                continue
+            listed.append(i)
+
+    def of(self, group: tuple[str, str]) -> list[PodRecord]:
+        """The pods of the pod group ``group`` (namespace, name), read, in canonical order
+        (:data:`POD_ORDER`: nothing depends on the order of the input)."""
+        records = []
+        for i in self._by_group.get(group, ()):
+            record = self._read.pop(i, None) or self._record(i)
+            if record is not None:
+                records.append(record)
+        records.sort(key=POD_ORDER)
+        return records
+
+    def placed(self, problems: list[Problem]) -> list[Problem]:
+        """``problems`` with what reading the pods added, each where its pod was met."""
+        if not self._late:
+            return problems
+        self._late.sort(key=_MARK_AND_POD)
+        placed: list[Problem] = []
+        start = 0
+        for mark, _, own in self._late:
+            placed += problems[start:mark]
+            placed += own
+            start = mark
+        placed += problems[start:]
+        return placed
+
+    def _record(self, i: int) -> PodRecord | None:
+        own: list[Problem] = []
+        record = read_pod(self._pods[i], self._times, self._strict, own)
+        if own:
+            self._late.append((self._marks[i], i, own))
+        return record
+
+
+_MARK_AND_POD: Final = operator.itemgetter(0, 1)
+
+
+def _member_key(pod: Object) -> tuple[str, str] | None:
+    """(namespace, pod group) of a pod whose metadata names its pod group plainly (the key
+    :func:`read_pod` reads), else ``None``."""
+    metadata = pod.get("metadata")
+    if type(metadata) is not dict:
+        return None
+    annotations = metadata.get("annotations")
+    group = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
+    namespace = metadata.get("namespace", "")
+    if type(group) is str and group and type(namespace) is str:
+        return namespace, group
+    return None
 
 
 def owners(pod: Object, by_uid: Mapping[str, Object], problems: list[Problem]) -> list[Owner]:

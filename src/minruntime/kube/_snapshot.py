@@ -17,7 +17,7 @@ from minruntime.kube._fields import Object, get, object_name
 from minruntime.kube._loading import flatten
 from minruntime.kube._objects import READ_KINDS, deduplicated, is_read
 from minruntime.kube._pod_groups import JobReading, read_job
-from minruntime.kube._pods import POD_ORDER, PodRecord, read_pod
+from minruntime.kube._pods import Members
 from minruntime.kube._priority import read_priority_class_fields
 from minruntime.kube._problems import Problem, ProblemKind, _problem, refuse
 from minruntime.kube._queues import misspelt_fields, read_queue_fields
@@ -289,7 +289,8 @@ def read_snapshot(
     flat = deduplicated(flat, problems)
     queues: list[Queue] = []
     groups: list[Object] = []
-    records: list[PodRecord] = []
+    pods: list[Object] = []  # read once their pod groups are known (Members)
+    marks: list[int] = []  # for each pod, how many problems the snapshot had when it was met
     times: dict[object, int | None] = {}
     classes: dict[str, int] = {}
     global_default: int | None = None
@@ -302,9 +303,8 @@ def read_snapshot(
     for obj in flat:
         kind = obj.get("kind")
         if kind == "Pod":
-            record = read_pod(obj, times, strict_times, problems)
-            if record is not None:
-                records.append(record)
+            pods.append(obj)
+            marks.append(len(problems))
             continue
         metadata = obj.get("metadata")
         uid = metadata.get("uid") if isinstance(metadata, Mapping) else None
@@ -366,29 +366,18 @@ def read_snapshot(
         raise InvalidQueueTree(queue_problems)
     problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in tree.warnings)
 
-    members: dict[tuple[str, str], list[PodRecord]] = {}  # per pod group, its pods
-    for group in groups:
-        metadata = group.get("metadata")
-        if isinstance(metadata, Mapping) and isinstance(metadata.get("name"), str):
-            namespace = metadata.get("namespace")
-            members[namespace if isinstance(namespace, str) else "", metadata["name"]] = []
-    for record in records:
-        listed = members.get((record.namespace, record.group))
-        if listed is None:
-            problems.extend(record.problems)
-            problems.append(
-                _problem(
-                    ProblemKind.LEFT_OUT,
-                    record.obj,
-                    None,
-                    f"{object_name(record.obj)}: pod group {record.group!r} is not in the "
-                    "snapshot; pod ignored",
-                )
+    members = Members(map(_group_order, groups), pods, marks, times, strict_times)
+    for record in members.strays:
+        problems.extend(record.problems)
+        problems.append(
+            _problem(
+                ProblemKind.LEFT_OUT,
+                record.obj,
+                None,
+                f"{object_name(record.obj)}: pod group {record.group!r} is not in the "
+                "snapshot; pod ignored",
             )
-            continue
-        listed.append(record)
-    for listed in members.values():
-        listed.sort(key=POD_ORDER)  # nothing below depends on the order of the input
+        )
 
     reading = JobReading(
         classes=classes,
@@ -402,7 +391,7 @@ def read_snapshot(
     )
     jobs: list[SnapshotJob] = []
     for group in sorted(groups, key=_group_order):
-        job = read_job(group, members.get(_group_order(group), ()), reading, problems)
+        job = read_job(group, members.of(_group_order(group)), reading, problems)
         if job is None:
             continue
         if job.job.queue not in tree:
@@ -416,6 +405,7 @@ def read_snapshot(
                 )
             )
         jobs.append(SnapshotJob(**job._asdict()))
+    problems = members.placed(problems)
     snapshot = Snapshot(
         tree=tree,
         config=config,
