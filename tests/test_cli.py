@@ -1479,3 +1479,21 @@ def test_explain_leaves_the_collector_alone_where_something_else_froze_objects(
         assert gc.get_freeze_count() == frozen  # and nothing unfrozen: not the command's
     finally:
         gc.unfreeze()
+
+
+# -- table times ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("moment", "shown"),
+    [
+        (datetime(2026, 11, 22, 9, 5, 7, tzinfo=UTC), "09:05:07"),  # on now's day: the clock
+        (datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), "01-02 03:04"),  # in now's year
+        (datetime(2025, 12, 31, 23, 59, tzinfo=UTC), "2025-12-31"),
+        (datetime(99, 1, 2, tzinfo=UTC), "0099-01-02"),  # strftime gave '99-01-02'
+    ],
+)
+def test_a_table_time_is_the_clock_the_day_or_the_date(moment: datetime, shown: str) -> None:
+    from minruntime.cli._format import short
+
+    assert short(moment, datetime(2026, 11, 22, 12, 0, tzinfo=UTC)) == shown

@@ -219,6 +219,8 @@ def main(
     ``now`` is the current time for ``--now``'s default; the command reads the clock once,
     here, when it is not given. When the reader of the output goes away (``minruntime explain
     | head``), the command stops quietly with status 141, as a program killed by SIGPIPE would.
+    While it runs, what it has read is out of the garbage collector's walks (``gc.freeze``;
+    docs/decisions/explain-settles-what-it-read.md); it is put back before ``main`` returns.
     """
     stdin = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
