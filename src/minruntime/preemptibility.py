@@ -233,21 +233,21 @@ def determine_preemptibility(
         return result(found, PreemptibilitySource.EXPLICIT, "the explicit field")
     owners = tuple(owners)
     # each source is described only when it holds a value: most jobs have none anywhere
-    for owner in owners:
-        for mapping, what in ((owner.labels, "label"), (owner.annotations, "annotation")):
+    places: list[tuple[Owner | None, Mapping[str, str] | None, Mapping[str, str] | None]] = [
+        (owner, owner.labels, owner.annotations) for owner in owners
+    ]
+    places.append((None, pod_labels, pod_annotations))  # None: the pod
+    for owner, on_labels, on_annotations in places:
+        for mapping, what in ((on_labels, "label"), (on_annotations, "annotation")):
             raw = mapping.get(PREEMPTIBILITY_KEY) if mapping else None
-            if raw is not None and raw != "":
-                detail = f"{what} on {owner.kind}/{owner.name}"
-                found = attempt(raw, detail)
-                if found is not None:
-                    return result(found, PreemptibilitySource.OWNER, detail)
-    for on_pod, what in ((pod_labels, "label"), (pod_annotations, "annotation")):
-        raw = on_pod.get(PREEMPTIBILITY_KEY) if on_pod else None
-        if raw is not None and raw != "":
-            detail = f"{what} on the pod"
+            if raw is None or raw == "":
+                continue
+            where = "the pod" if owner is None else f"{owner.kind}/{owner.name}"
+            detail = f"{what} on {where}"
             found = attempt(raw, detail)
             if found is not None:
-                return result(found, PreemptibilitySource.POD, detail)
+                source = PreemptibilitySource.POD if owner is None else PreemptibilitySource.OWNER
+                return result(found, source, detail)
     if kind_defaults:
         for owner in owners:
             keys = [f"{owner.kind}.{owner.group}", owner.kind] if owner.group else [owner.kind]
