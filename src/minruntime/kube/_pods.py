@@ -3,6 +3,7 @@
 Each pod is read once, into a :class:`PodRecord`. A well-formed pod (the common case, by the
 hundred thousand) is read by direct look-ups; a pod with anything unexpected is read again by
 the careful path, which names what it cannot use. Both give the same record for a good pod.
+:class:`Members` keeps a snapshot's pods by pod group and reads each when its job is read.
 """
 
 from __future__ import annotations
@@ -248,7 +249,8 @@ def read_pod(
             and TASK_WEIGHT_ANNOTATION not in annotations
         ):
             raise _Irregular
-        "".join([*annotations, *annotations.values(), *labels, *labels.values()])  # all str
+        # every key and value a string, else a TypeError sends the pod to the careful path
+        "".join([*annotations, *annotations.values(), *labels, *labels.values()])
         gates = spec.get("schedulingGates")
         state = _status(phase, node, deleting, bool(gates) and type(gates) is list)
         if state is None or (gates is not None and type(gates) is not list):
