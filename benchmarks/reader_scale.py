@@ -14,7 +14,9 @@ one run:
 
 Every time is the best of ``--repeat`` runs, the cases interleaved (so that a busy moment of a
 shared machine hits each alike); memory is measured in separate runs (tracemalloc slows what it
-traces). Targets (issue 19): explain at most 2x ``json.load``'s time (3x with
+traces). Then, where the time goes: ``json.load`` and each command once more, the command's
+stages (read and parse, read the objects, the report, the output) timed in the process with the
+collector's time in each, taken from ``gc.callbacks``. Targets (issue 19): explain at most 2x ``json.load``'s time (3x with
 ``--preemptor`` and JSON output), memory at most 2x its peak. Prints a table and writes
 ``benchmarks/reader_scale.json`` and ``benchmarks/reader_scale.md``.
 """
@@ -37,6 +39,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import minruntime.cli as cli
 from minruntime.cli import main as cli_main
 from minruntime.kube import load_objects, read_snapshot
 
@@ -187,6 +190,68 @@ def _explain(path: str, *extra: str) -> Callable[[], object]:
     return run
 
 
+_STAGES = ("read_sources", "read_snapshot", "build_report")
+"""The command's stages, as ``minruntime.cli`` calls them; what follows the report (the table,
+or the JSON data and text) is the rest of the command's time."""
+
+
+def _stages(path: str, *extra: str) -> dict[str, dict[str, float]]:
+    """One run of ``json.load``, then of the command, its stages timed in the process (each
+    stage function of ``minruntime.cli`` wrapped for the run) with the collector's time in each
+    (``gc.callbacks``)."""
+    current = ["json.load"]
+    spent: dict[str, float] = {}
+    collecting: dict[str, float] = {}
+    started = [0.0]
+
+    def collector(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            stage = current[0]
+            collecting[stage] = collecting.get(stage, 0.0) + time.perf_counter() - started[0]
+
+    def timed(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def stage(*args: Any, **kwargs: Any) -> Any:
+            current[0] = name
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.perf_counter() - start
+                current[0] = "output"
+
+        return stage
+
+    originals = {name: getattr(cli, name) for name in _STAGES}
+    gc.collect()
+    gc.callbacks.append(collector)
+    try:
+        start = time.perf_counter()
+        with open(path, encoding="utf-8") as handle:
+            json.load(handle)
+        spent["json.load"] = time.perf_counter() - start
+        current[0] = "between"  # the collection below is neither's
+        gc.collect()
+        current[0] = "output"
+        for name, function in originals.items():
+            setattr(cli, name, timed(name, function))
+        start = time.perf_counter()
+        _explain(path, *extra)()
+        total = time.perf_counter() - start
+    finally:
+        for name, function in originals.items():
+            setattr(cli, name, function)
+        gc.callbacks.remove(collector)
+    spent["output"] = total - sum(spent[name] for name in _STAGES)
+    spent["command"] = total
+    collecting["command"] = sum(collecting.get(name, 0.0) for name in (*_STAGES, "output"))
+    return {
+        name: {"seconds": seconds, "collector_seconds": collecting.get(name, 0.0)}
+        for name, seconds in spent.items()
+    }
+
+
 def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str, Any]:
     """Generate the cluster at ``scale`` and measure; returns the figures (and writes them)."""
     counts = {
@@ -239,6 +304,16 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
             for name, fn in cases.items():
                 seconds[name] = min(seconds[name], _best(fn, 1))
         peaks = {name: _peak(fn) for name, fn in cases.items()}
+        # where the time goes: of ``repeat`` runs of each command, the one with the lowest ratio
+        stages = {}
+        for name, extra in (
+            ("explain", ()),
+            ("explain --preemptor --output json", ("--preemptor", pending, "--output", "json")),
+        ):
+            runs = [_stages(path, *extra) for _ in range(repeat)]
+            stages[name] = min(
+                runs, key=lambda r: r["command"]["seconds"] / r["json.load"]["seconds"]
+            )
     floor_s, floor_m = seconds["json.load"], peaks["json.load"]
     results = {
         "scale": scale,
@@ -255,6 +330,7 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
             }
             for name in cases
         },
+        "stages": stages,
         "targets": {"explain": 2.0, "explain --preemptor --output json": 3.0, "memory": 2.0},
         "machine": {
             "python": platform.python_version(),
@@ -293,6 +369,32 @@ def _table(results: dict[str, Any]) -> str:
             f"| {name if name == 'reader' else f'`{name}`'} | {case['seconds']:.2f} s | {case['time_ratio']:.2f} | "
             f"{case['peak_bytes'] / 2**20:.0f} MiB | {case['memory_ratio']:.2f} |"
         )
+    lines += [
+        "",
+        "Where the time goes: the command's stages in one run, timed in the process, with the "
+        "collector's time in each (`gc.callbacks`), in units of `json.load` timed just before "
+        f"in the same process (of {results['repeat']} such runs of each command, the one with "
+        "the lowest ratio):",
+        "",
+        "| command | stage | time | x json.load | of which the collector |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    names = {
+        "json.load": "`json.load`",
+        "read_sources": "read and parse",
+        "read_snapshot": "read the objects",
+        "build_report": "the report",
+        "output": "the output",
+        "command": "the whole command",
+    }
+    for command, stages in results["stages"].items():
+        floor = stages["json.load"]["seconds"]
+        for stage, label in names.items():
+            figures = stages[stage]
+            lines.append(
+                f"| `{command}` | {label} | {figures['seconds']:.2f} s | "
+                f"{figures['seconds'] / floor:.2f} | {figures['collector_seconds']:.2f} s |"
+            )
     return "\n".join(lines)
 
 

@@ -52,3 +52,32 @@ def test_the_benchmark_runs_every_case_at_a_small_scale(capsys: pytest.CaptureFi
     assert results["cases"]["json.load"]["time_ratio"] == 1.0
     assert all(case["seconds"] > 0 and case["peak_bytes"] > 0 for case in results["cases"].values())
     assert "| `explain --preemptor --output json` |" in capsys.readouterr().out
+
+
+def test_the_stages_add_up_to_the_command_and_the_stage_functions_are_put_back() -> None:
+    import minruntime.cli as cli
+
+    before = {
+        name: getattr(cli, name) for name in ("read_sources", "read_snapshot", "build_report")
+    }
+    results = load_benchmark().run(0.005, repeat=1, write=False)
+    assert {name: getattr(cli, name) for name in before} == before
+    assert list(results["stages"]) == ["explain", "explain --preemptor --output json"]
+    for stages in results["stages"].values():
+        assert list(stages) == [
+            "json.load",
+            "read_sources",
+            "read_snapshot",
+            "build_report",
+            "output",
+            "command",
+        ]
+        parts = ("read_sources", "read_snapshot", "build_report", "output")
+        assert sum(stages[name]["seconds"] for name in parts) == pytest.approx(
+            stages["command"]["seconds"]
+        )
+        assert all(stages[name]["seconds"] > 0 for name in parts)
+        # the collector's time is counted in the stage it interrupted
+        assert all(
+            figures["collector_seconds"] <= figures["seconds"] for figures in stages.values()
+        )
