@@ -376,8 +376,9 @@ def _table(results: dict[str, Any]) -> str:
         f"in the same process (of {results['repeat']} such runs of each command, the one with "
         "the lowest ratio):",
         "",
-        "| command | stage | time | x json.load | of which the collector |",
-        "| --- | --- | ---: | ---: | ---: |",
+        "| stage | `explain` | x json.load | collector | with `--preemptor`, JSON | x json.load "
+        "| collector |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     names = {
         "json.load": "`json.load`",
@@ -387,14 +388,16 @@ def _table(results: dict[str, Any]) -> str:
         "output": "the output",
         "command": "the whole command",
     }
-    for command, stages in results["stages"].items():
-        floor = stages["json.load"]["seconds"]
-        for stage, label in names.items():
-            figures = stages[stage]
-            lines.append(
-                f"| `{command}` | {label} | {figures['seconds']:.2f} s | "
-                f"{figures['seconds'] / floor:.2f} | {figures['collector_seconds']:.2f} s |"
-            )
+    for stage, label in names.items():
+        cells = [label]
+        for stages in results["stages"].values():
+            figures, floor = stages[stage], stages["json.load"]["seconds"]
+            cells += [
+                f"{figures['seconds']:.2f} s",
+                f"{figures['seconds'] / floor:.2f}",
+                f"{figures['collector_seconds']:.2f} s",
+            ]
+        lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
 
 
