@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from datetime import timedelta
 from fractions import Fraction
@@ -179,6 +180,7 @@ def _to_nanoseconds(value: object, origin: str | None) -> int:
     raise _fail(value, origin, f"unsupported type {type(value).__name__}")
 
 
+@functools.lru_cache(maxsize=1024)  # a cluster's durations are few; its reports print each often
 def _format(ns: int) -> str:
     if ns == _NEVER_NS:
         return "never"
