@@ -213,19 +213,16 @@ def delay_inputs(
             unreadable(where, str(error))
     if never:
         inputs["preemption_delay"] = MinRuntime.NEVER
-    for field, name in (
-        ("metadata.creationTimestamp", "created"),
-        (_LAST_EVICTION_FIELD, "last_eviction"),
+    metadata = group.get("metadata")
+    created = (
+        metadata.get("creationTimestamp")
+        if type(metadata) is dict
+        else get(group, "metadata.creationTimestamp", object)
+    )
+    for field, name, text in (
+        ("metadata.creationTimestamp", "created", created),
+        (_LAST_EVICTION_FIELD, "last_eviction", annotations.get(LAST_EVICTION_ANNOTATION)),
     ):
-        if name == "last_eviction":
-            text = annotations.get(LAST_EVICTION_ANNOTATION)
-        else:
-            metadata = group.get("metadata")
-            text = (
-                metadata.get("creationTimestamp")
-                if type(metadata) is dict
-                else get(group, field, object)
-            )
         if text is None or text == "":
             continue
         try:
