@@ -52,6 +52,7 @@ def read_sources(
         return load_objects(text, origin="the bundled example"), ["the bundled example"], {}
     objects: list[Any] = []
     origins: dict[int, str] = {}
+    several = len(paths) > 1
     for path in paths:
         origin = "<stdin>" if path == "-" else path
         try:
@@ -68,7 +69,7 @@ def read_sources(
                     )
                 if data.startswith(b"PK\x03\x04"):  # the reference scheduler's snapshot (a ZIP)
                     loaded = load_snapshot_archive(data, origin=origin)
-                    if len(paths) > 1:
+                    if several:
                         origins.update((id(obj), origin) for obj in loaded)
                     objects.extend(loaded)
                     continue
@@ -84,7 +85,7 @@ def read_sources(
                 object=origin,
             )
         loaded = load_objects(text, origin=origin)
-        if len(paths) > 1:
+        if several:
             origins.update((id(obj), origin) for obj in loaded)
         objects.extend(loaded)
     return objects, ["-" if path == "-" else path for path in paths], origins

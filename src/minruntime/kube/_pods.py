@@ -389,7 +389,7 @@ class Members:
     ) -> None:
         self._pods, self._marks, self._times, self._strict = pods, marks, times, strict
         self._late: list[tuple[int, int, list[Problem]]] = []  # (mark, pod, its problems)
-        self._read: dict[int, PodRecord] = {}  # the few pods read before their job is
+        self._early: dict[int, PodRecord] = {}  # the few pods read before their job is
         self._by_group: dict[tuple[str, str], list[int]] = {key: [] for key in groups}
         self.strays: list[PodRecord] = []
         """The pods that name a pod group the snapshot does not hold, in input order."""
@@ -400,11 +400,11 @@ class Members:
                 record = self._record(i)
                 if record is None:
                     continue
-                self._read[i] = record
+                self._early[i] = record
                 key = (record.namespace, record.group)
             listed = by_group.get(key)
             if listed is None:
-                record = self._read.pop(i, None) or self._record(i)
+                record = self._early.pop(i, None) or self._record(i)
                 if record is not None:
                     self.strays.append(record)
                 continue
@@ -415,7 +415,7 @@ class Members:
         (:data:`POD_ORDER`: nothing depends on the order of the input)."""
         records = []
         for i in self._by_group.get(group, ()):
-            record = self._read.pop(i, None) or self._record(i)
+            record = self._early.pop(i, None) or self._record(i)
             if record is not None:
                 records.append(record)
         records.sort(key=POD_ORDER)
