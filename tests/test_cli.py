@@ -1425,34 +1425,53 @@ def test_the_timeline_marks_windows_that_go_on_beyond_its_axis(tmp_path: Path) -
 # -- the collector --------------------------------------------------------------------------------
 
 
-def test_explain_settles_the_parsed_snapshot_and_the_snapshot_read_then_undoes_it(
+def test_explain_settles_the_parsed_snapshot_and_runs_without_the_collector_then_undoes_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import gc
 
     import minruntime.cli as cli
 
-    seen: dict[str, int] = {}
-    read, build = getattr(cli, "read_snapshot"), getattr(cli, "build_report")  # noqa: B009
+    seen: dict[str, tuple[int, bool]] = {}
+    parse, read = getattr(cli, "read_sources"), getattr(cli, "read_snapshot")  # noqa: B009
+    build = getattr(cli, "build_report")  # noqa: B009
+
+    def parsing(*args: Any, **kwargs: Any) -> Any:
+        seen["parsing"] = (gc.get_freeze_count(), gc.isenabled())
+        return parse(*args, **kwargs)
 
     def reading(*args: Any, **kwargs: Any) -> Any:
-        seen["reading"] = gc.get_freeze_count()
+        seen["reading"] = (gc.get_freeze_count(), gc.isenabled())
         return read(*args, **kwargs)
 
     def building(*args: Any, **kwargs: Any) -> Any:
-        seen["reporting"] = gc.get_freeze_count()
+        seen["reporting"] = (gc.get_freeze_count(), gc.isenabled())
         return build(*args, **kwargs)
 
+    monkeypatch.setattr(cli, "read_sources", parsing)
     monkeypatch.setattr(cli, "read_snapshot", reading)
     monkeypatch.setattr(cli, "build_report", building)
     gc.collect()
-    assert gc.get_freeze_count() == 0
+    assert (gc.get_freeze_count(), gc.isenabled()) == (0, True)
     assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
-    # the parsed objects are out of the collector's walks while they are read, and the jobs
-    # read from them too while the report is built; everything is back once the command ends
-    assert seen["reading"] > 0
-    assert seen["reporting"] > seen["reading"]
-    assert gc.get_freeze_count() == 0
+    # the parse runs with the collector as usual; then the parsed objects are out of its walks
+    # and it is off while they are read and reported on; everything is back once it ends
+    assert seen["parsing"] == (0, True)
+    assert seen["reading"][0] > 0
+    assert seen["reading"][1] is False
+    assert seen["reporting"][1] is False
+    assert (gc.get_freeze_count(), gc.isenabled()) == (0, True)
+
+
+def test_explain_leaves_a_collector_that_was_off_off() -> None:
+    import gc
+
+    gc.disable()
+    try:
+        assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
+        assert (gc.get_freeze_count(), gc.isenabled()) == (0, False)
+    finally:
+        gc.enable()
 
 
 def test_explain_leaves_the_collector_alone_where_something_else_froze_objects(
@@ -1462,11 +1481,11 @@ def test_explain_leaves_the_collector_alone_where_something_else_froze_objects(
 
     import minruntime.cli as cli
 
-    seen: list[int] = []
+    seen: list[tuple[int, bool]] = []
     build = getattr(cli, "build_report")  # noqa: B009
 
     def building(*args: Any, **kwargs: Any) -> Any:
-        seen.append(gc.get_freeze_count())
+        seen.append((gc.get_freeze_count(), gc.isenabled()))
         return build(*args, **kwargs)
 
     monkeypatch.setattr(cli, "build_report", building)
@@ -1475,8 +1494,12 @@ def test_explain_leaves_the_collector_alone_where_something_else_froze_objects(
         frozen = gc.get_freeze_count()
         assert frozen > 0
         assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
-        assert seen == [frozen]  # nothing more frozen by the command
-        assert gc.get_freeze_count() == frozen  # and nothing unfrozen: not the command's
+        # nothing more frozen by the command (frozen objects may die: the count may fall),
+        # and the collector left on
+        [(during, enabled)] = seen
+        assert 0 < during <= frozen
+        assert enabled is True
+        assert 0 < gc.get_freeze_count() <= during  # and nothing unfrozen: not the command's
     finally:
         gc.unfreeze()
 

@@ -32,7 +32,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, TextIO
 
@@ -141,29 +141,35 @@ def _explain(
         args.now, EXAMPLE_NOW if not args.snapshots else clock_now.replace(microsecond=0)
     )
     objects, sources, origins = read_sources(args.snapshots, stdin)
-    with _settling() as settle:
-        settle()  # the parsed snapshot
-        return _explain_objects(args, objects, sources, origins, now, out, err, settle)
+    with _settled():  # the parsed snapshot, and all the command builds from it
+        return _explain_objects(args, objects, sources, origins, now, out, err)
 
 
 @contextlib.contextmanager
-def _settling() -> Iterator[Callable[[], None]]:
-    """Within the block, ``settle()`` leaves every object that exists at that moment out of
-    the collector's walks until the block ends (``gc.freeze``).
+def _settled() -> Iterator[None]:
+    """Within the block, what exists when it starts is out of the collector's walks
+    (``gc.freeze``), and the collector is off.
 
-    The command settles the parsed snapshot (millions of dicts at cluster scale) and then the
-    snapshot read from it: both live until the command ends and hold no reference cycles, so
-    the collector has nothing to find in them. Without this, every full collection that the
-    reader's and the report's own objects trigger walks them all again. The parse itself runs
-    with the collector as usual. In a process where something else has frozen objects, the
-    collector is left as it is: unfreezing would undo that too.
+    The command enters it once it has parsed its input (millions of dicts at cluster scale):
+    the parsed document lives until the command ends and holds no reference cycle, and what
+    the reader, the report and the output build from it holds none either (a cluster-scale
+    run leaves nothing for the collector to find), so the collector's walks would find
+    nothing. Without this, every full collection that the reader's and the report's objects
+    trigger walks the whole parsed document again. The parse itself runs with the collector
+    as usual. In a process where something else has frozen objects, the collector is left as
+    it is: unfreezing would undo that too; where it is off already, it stays off.
     """
     if gc.get_freeze_count():
-        yield lambda: None
+        yield
         return
+    enabled = gc.isenabled()
+    gc.freeze()
+    gc.disable()
     try:
-        yield gc.freeze
+        yield
     finally:
+        if enabled:
+            gc.enable()
         gc.unfreeze()
 
 
@@ -175,7 +181,6 @@ def _explain_objects(
     now: datetime,
     out: TextIO,
     err: TextIO,
-    settle: Callable[[], None],
 ) -> int:
     try:
         snapshot = read_snapshot(
@@ -191,7 +196,6 @@ def _explain_objects(
         raise in_its_file(error, objects, origins) from None
     if args.strict:
         _strict(snapshot)
-    settle()  # the snapshot read
     report = build_report(snapshot, now, preemptor=_preemptor(args, snapshot), sources=sources)
     if args.timeline is not None:
         _write_timeline(args.timeline, report, args.timeline_width)
@@ -219,8 +223,9 @@ def main(
     ``now`` is the current time for ``--now``'s default; the command reads the clock once,
     here, when it is not given. When the reader of the output goes away (``minruntime explain
     | head``), the command stops quietly with status 141, as a program killed by SIGPIPE would.
-    While it runs, what it has read is out of the garbage collector's walks (``gc.freeze``;
-    docs/decisions/explain-settles-what-it-read.md); it is put back before ``main`` returns.
+    Once it has parsed its input, what it has read is out of the garbage collector's walks
+    (``gc.freeze``) and the collector is off (docs/decisions/explain-settles-what-it-read.md);
+    both are put back before ``main`` returns.
     """
     stdin = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
