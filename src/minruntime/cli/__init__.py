@@ -29,7 +29,6 @@ import argparse
 import contextlib
 import gc
 import importlib
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -40,7 +39,7 @@ from minruntime._text import shown
 from minruntime.cli._arguments import UsageError, build_parser, check_output_path, parse_now
 from minruntime.cli._example import EXAMPLE_NOW, worked_example
 from minruntime.cli._format import Terminal, escape
-from minruntime.cli._json import JSON_SCHEMA_ID, report_data
+from minruntime.cli._json import JSON_SCHEMA_ID, json_text, report_data
 from minruntime.cli._report import Report, build_report, warnings_of
 from minruntime.cli._sources import in_its_file, read_sources
 from minruntime.cli._table import render_table
@@ -200,8 +199,9 @@ def _explain_objects(
     if args.timeline is not None:
         _write_timeline(args.timeline, report, args.timeline_width)
     if args.output == "json":
-        # allow_nan=False: a non-finite number is refused where it is read; this is the guard
-        out.write(json.dumps(report_data(report), indent=2, allow_nan=False) + "\n")
+        # json.dumps(..., indent=2, allow_nan=False), written faster: a non-finite number is
+        # refused where it is read; the writer's ValueError is the guard
+        out.write(json_text(report_data(report)) + "\n")
     else:
         queues_view = args.queues or (not snapshot.jobs and len(snapshot.tree) > 0)
         render_table(report, out, tree=snapshot.tree, queues_view=queues_view)

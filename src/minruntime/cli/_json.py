@@ -12,7 +12,10 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from datetime import datetime
+from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
 from minruntime.cli._format import ago, iso, short
@@ -21,7 +24,7 @@ from minruntime.decisions import Decision, Resolution
 from minruntime.jobs import ACTIVE_STATUSES, Job
 from minruntime.preemptibility import Preemptibility
 
-__all__ = ["JSON_SCHEMA_ID", "protection_text", "report_data"]
+__all__ = ["JSON_SCHEMA_ID", "json_text", "protection_text", "report_data"]
 
 JSON_SCHEMA_ID: Final = "minruntime.explain/v3"
 """The ``schema`` field of ``minruntime explain --output json``; it changes only with the format."""
@@ -185,3 +188,109 @@ def report_data(report: Report) -> dict[str, Any]:
         "retryAt": iso(report.retry_at),
         "warnings": list(report.warnings),
     }
+
+
+def json_text(data: Any) -> str:
+    """``data`` as JSON text, exactly as ``json.dumps(data, indent=2, allow_nan=False)`` writes
+    it, in about half the time at cluster scale.
+
+    With an indent, the standard library encodes in pure Python, passing each piece of text up
+    through a generator per level of nesting; this writer appends the pieces to one list and
+    escapes strings with the standard library's own C escaper. Only JSON data is written (dicts,
+    lists and tuples, strings, numbers, booleans, ``None``), with the keys ``json.dumps``
+    accepts.
+
+    Raises:
+        ValueError: for a float that is not finite (as ``allow_nan=False``).
+        TypeError: for a value or key that is not JSON data.
+
+    >>> print(json_text({"jobs": [{"id": "ml/train", "unsavedWork": 1.5}], "plans": None}))
+    {
+      "jobs": [
+        {
+          "id": "ml/train",
+          "unsavedWork": 1.5
+        }
+      ],
+      "plans": null
+    }
+    """
+    chunks: list[str] = []
+    _write(data, "\n", chunks.append)
+    return "".join(chunks)
+
+
+_text: Final = encode_basestring_ascii
+"""How ``json.dumps`` writes a string by default (ASCII, escaped); a C function."""
+
+
+def _write(value: Any, newline: str, write: Callable[[str], object]) -> None:
+    """Write ``value``; ``newline`` is a line break and the indentation of its level."""
+    kind = type(value)
+    if kind is str:
+        write(_text(value))
+    elif kind is dict:
+        if not value:
+            write("{}")
+            return
+        inner = newline + "  "
+        separator = "{" + inner
+        for key, item in value.items():
+            write(separator + (_text(key) if type(key) is str else _key(key)) + ": ")
+            _write(item, inner, write)
+            separator = "," + inner
+        write(newline + "}")
+    elif kind is list or kind is tuple:
+        if not value:
+            write("[]")
+            return
+        inner = newline + "  "
+        separator = "[" + inner
+        for item in value:
+            write(separator)
+            _write(item, inner, write)
+            separator = "," + inner
+        write(newline + "]")
+    elif value is None:
+        write("null")
+    elif value is True:
+        write("true")
+    elif value is False:
+        write("false")
+    elif kind is int:
+        write(int.__repr__(value))
+    elif kind is float and math.isfinite(value):
+        write(float.__repr__(value))
+    else:
+        _write_other(value, newline, write)
+
+
+def _write_other(value: Any, newline: str, write: Callable[[str], object]) -> None:
+    """A value of a subclass of a JSON type, written as its base type (as ``json.dumps``
+    does, testing the types in its order), or a float that is not finite, or not JSON."""
+    if isinstance(value, str):
+        write(_text(value))
+    elif isinstance(value, int):
+        write(int.__repr__(value))
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
+        write(float.__repr__(value))
+    elif isinstance(value, list | tuple):
+        _write(list(value), newline, write)
+    elif isinstance(value, dict):
+        _write(dict(value), newline, write)
+    else:
+        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _key(key: Any) -> str:
+    """A mapping key that is not a plain string, as ``json.dumps`` writes it: a string as it
+    is; a number, boolean or ``None`` as its JSON text, quoted."""
+    if isinstance(key, str):
+        return _text(key)
+    if isinstance(key, int | float) or key is None:  # booleans are ints
+        chunks: list[str] = []
+        _write(key, "", chunks.append)
+        return _text("".join(chunks))
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
