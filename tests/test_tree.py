@@ -861,3 +861,37 @@ def test_a_named_core_is_kept_and_its_evictable_tasks_are_a_valid_scenario(
     )
     assert s.validate("preempt", PREEMPTOR, {job: taken}).valid
     assert not s.validate("preempt", PREEMPTOR, {job: [*taken, named[0]]}).valid
+
+
+def test_a_jobs_tree_holds_no_reference_cycle() -> None:
+    """A session's jobs each have a tree: it must be freed when unused, by reference counting
+    (the collector may be off, as ``minruntime explain`` runs it once its input is parsed)."""
+    import gc
+
+    def ask() -> None:
+        job = Job(
+            "v",
+            "q",
+            preemptibility="preemptible",
+            start_time=0,
+            sub_groups=[SubGroup("workers"), SubGroup("gpus", parent="workers")],
+            pod_sets=[
+                PodSet("leader", tasks=[Task("l")]),
+                PodSet("a", parent="workers", tasks=[Task("a0"), Task("a1")]),
+                PodSet("b", parent="gpus", min_available=1, tasks=[Task("b0"), Task("b1")]),
+            ],
+        )
+        asked = session(now=7200)
+        assert asked.explain("preempt", PREEMPTOR, job).allowed
+        assert asked.evictable_tasks("preempt", PREEMPTOR, job)
+        # while it is protected, evicting the leader breaks the job (Shape.breaks)
+        assert not session(now=600).validate("preempt", PREEMPTOR, {job: ["b0", "b1", "l"]})
+
+    ask()  # the first call fills the library's caches, which live on
+    gc.collect()
+    gc.disable()
+    try:
+        ask()
+        assert gc.collect() == 0  # nothing the call made is left for the collector to find
+    finally:
+        gc.enable()

@@ -52,17 +52,18 @@ class TreeError(ValueError):
 class Node(Generic[L]):
     """One node of a shape: a leaf (``leaf`` is its payload) or a set (``leaf`` is ``None``).
 
-    ``need`` is what satisfies it: active tasks for a leaf, satisfied children for a set.
+    ``need`` is what satisfies it: active tasks for a leaf, satisfied children for a set. A
+    node knows its children, not its parent: a tree without reference cycles is freed the
+    moment it is no longer used (a session's jobs each have one), without the collector.
     """
 
-    __slots__ = ("children", "leaf", "name", "need", "parent")
+    __slots__ = ("children", "leaf", "name", "need")
 
     def __init__(self, name: str | None, need: int, leaf: L | None) -> None:
         self.name = name
         self.need = need
         self.leaf = leaf
         self.children: list[Node[L]] = []
-        self.parent: Node[L] | None = None
 
     def __repr__(self) -> str:
         kind = "leaf" if self.leaf is not None else "set"
@@ -104,10 +105,10 @@ def link(
         parents[name] = parent
         set_needs[name] = min_sub_group
     root: Node[L] = Node(None, 0, None)
+    up: dict[str, Node[L]] = {}  # each node's parent, by name (the root has none)
     for name, parent in parents.items():
-        node = nodes[name]
         if parent is None:
-            node.parent = root
+            up[name] = root
             continue
         above = nodes.get(parent)
         if above is None or above.leaf is not None:
@@ -117,22 +118,25 @@ def link(
                 else "is not a sub-group set of the job"
             )
             raise TreeError(f"sub-group {name!r}: its parent {parent!r} {what}", name)
-        node.parent = above
+        up[name] = above
     for name in set_needs:  # a parent chain that never reaches the root is a cycle
         seen = {name}
-        above = nodes[name].parent
-        while above is not None and above is not root:
+        above = up[name]
+        while above is not root:
             assert above.name is not None
             if above.name in seen:
                 raise TreeError(f"sub-group {name!r}: its parents form a cycle", name)
             seen.add(above.name)
-            above = above.parent
+            above = up[above.name]
     # children in listing order: a set comes where its first pod set comes
     for name, _, _, _ in leaves:
         node = nodes[name]
-        while node.parent is not None and node not in node.parent.children:
-            node.parent.children.append(node)
-            node = node.parent
+        while node is not root:
+            above = up[node.name or ""]
+            if node in above.children:
+                break
+            above.children.append(node)
+            node = above
     for name, wanted in set_needs.items():
         node = nodes[name]
         if not node.children:
@@ -334,22 +338,22 @@ class Shape(Generic[F]):
                 keep(leaf)
             return core, optional, surplus
         satisfied = self.satisfied()
-
-        def walk(node: Node[F]) -> None:
-            if node.leaf is not None:
+        # from the root, in listing order: each node is kept (a leaf keeps its own core, a set
+        # chooses which children it keeps) or optional (whole); a loop, not a recursive
+        # closure, so that nothing here is a reference cycle left for the collector
+        stack: list[tuple[Node[F], bool]] = [(self.root, True)]
+        while stack:
+            node, is_kept = stack.pop()
+            if not is_kept:
+                optional.append(node)
+            elif node.leaf is not None:
                 keep(node)
-                return
-            kept = node.children
-            if satisfied[id(node)]:  # the first min_sub_group satisfied children, by name
-                ready = [child for child in node.children if satisfied[id(child)]]
-                kept = sorted(ready, key=_name)[: node.need]
-            for child in node.children:
-                if child in kept:
-                    walk(child)
-                else:
-                    optional.append(child)
-
-        walk(self.root)
+            else:
+                kept = node.children
+                if satisfied[id(node)]:  # the first min_sub_group satisfied children, by name
+                    ready = [child for child in node.children if satisfied[id(child)]]
+                    kept = sorted(ready, key=_name)[: node.need]
+                stack.extend((child, child in kept) for child in reversed(node.children))
         return core, optional, surplus
 
     def computed_core(self) -> list[TaskLike]:
@@ -391,16 +395,17 @@ class Shape(Generic[F]):
         """
         before = self.satisfied()
         after = self.satisfied(evicted)
+        up = {id(child): node for node in self.nodes for child in node.children}
         found: list[tuple[Node[F], Node[F], int]] = []
         for leaf in self.nodes:
             if leaf.leaf is None or not evicted.get(leaf.name or "") or after[id(leaf)]:
                 continue
-            above = leaf.parent
+            above = up.get(id(leaf))
             blamed = above
             while above is not None and not after[id(above)]:
                 if before[id(above)]:
                     blamed = above
-                above = above.parent
+                above = up.get(id(above))
             if above is None:  # no set above it can do without it, the job included
                 assert blamed is not None
                 kept = sum(after[id(child)] for child in blamed.children)

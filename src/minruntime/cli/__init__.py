@@ -141,7 +141,10 @@ def _explain(
     )
     objects, sources, origins = read_sources(args.snapshots, stdin)
     with _settled():  # the parsed snapshot, and all the command builds from it
-        return _explain_objects(args, objects, sources, origins, now, out, err)
+        status = _explain_objects(args, objects, sources, origins, now, out, err)
+        # freed while the collector is still off: once it is back, it walks only what is left
+        del objects
+        return status
 
 
 @contextlib.contextmanager
@@ -151,12 +154,12 @@ def _settled() -> Iterator[None]:
 
     The command enters it once it has parsed its input (millions of dicts at cluster scale):
     the parsed document lives until the command ends and holds no reference cycle, and what
-    the reader, the report and the output build from it holds none either (a cluster-scale
-    run leaves nothing for the collector to find), so the collector's walks would find
-    nothing. Without this, every full collection that the reader's and the report's objects
-    trigger walks the whole parsed document again. The parse itself runs with the collector
-    as usual. In a process where something else has frozen objects, the collector is left as
-    it is: unfreezing would undo that too; where it is off already, it stays off.
+    the reader, the report and the output build from it holds none either (a test holds it),
+    so the collector's walks would find nothing. Without this, every full collection that
+    the reader's and the report's objects trigger walks the whole parsed document again. The
+    parse itself runs with the collector as usual. In a process where something else has
+    frozen objects, the collector is left as it is: unfreezing would undo that too; where it
+    is off already, it stays off.
     """
     if gc.get_freeze_count():
         yield
