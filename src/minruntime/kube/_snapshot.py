@@ -3,6 +3,7 @@ re-exported by the package)."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
@@ -366,7 +367,8 @@ def read_snapshot(
         raise InvalidQueueTree(queue_problems)
     problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in tree.warnings)
 
-    members = Members(map(_group_order, groups), pods, marks, times, strict_times)
+    keyed = [(_group_order(group), group) for group in groups]  # each group's key, once
+    members = Members([key for key, _ in keyed], pods, marks, times, strict_times)
     for record in members.strays:
         problems.extend(record.problems)
         problems.append(
@@ -390,8 +392,8 @@ def read_snapshot(
         now=now,
     )
     jobs: list[SnapshotJob] = []
-    for group in sorted(groups, key=_group_order):
-        job = read_job(group, members.of(_group_order(group)), reading, problems)
+    for key, group in sorted(keyed, key=_KEY):
+        job = read_job(group, members.of(key), reading, problems)
         if job is None:
             continue
         if job.job.queue not in tree:
@@ -420,6 +422,8 @@ def read_snapshot(
 
 
 _LOWER_KINDS = frozenset(kind.lower() for kind in READ_KINDS)
+_KEY = operator.itemgetter(0)
+"""A keyed pod group's key: the groups are read in (namespace, name) order, stably."""
 
 
 def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object]:
