@@ -212,7 +212,17 @@ class Shape(Generic[F]):
             ``core_pods``), or ``None``: the core is computed.
     """
 
-    __slots__ = ("_by_name", "_ranked", "_split", "flat", "named", "nodes", "pod_sets", "root")
+    __slots__ = (
+        "_by_name",
+        "_ranked",
+        "_split",
+        "_up",
+        "flat",
+        "named",
+        "nodes",
+        "pod_sets",
+        "root",
+    )
 
     def __init__(self, root: Node[F], named: Iterable[Hashable] | None = None) -> None:
         self.root = root
@@ -229,6 +239,7 @@ class Shape(Generic[F]):
             root.children
         )
         self._split: tuple[list[TaskLike], list[Node[F]], list[TaskLike]] | None = None
+        self._up: dict[int, Node[F]] | None = None  # id(node) -> its parent, once validated
         self._by_name = False
         self._ranked: tuple[object, tuple[list[TaskLike], list[Node[F]], list[TaskLike]]] | None = (
             None
@@ -395,7 +406,9 @@ class Shape(Generic[F]):
         """
         before = self.satisfied()
         after = self.satisfied(evicted)
-        up = {id(child): node for node in self.nodes for child in node.children}
+        up = self._up
+        if up is None:  # the nodes point down only (no cycle): their parents, once per shape
+            up = self._up = {id(child): node for node in self.nodes for child in node.children}
         found: list[tuple[Node[F], Node[F], int]] = []
         for leaf in self.nodes:
             if leaf.leaf is None or not evicted.get(leaf.name or "") or after[id(leaf)]:
