@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final, NamedTuple
 
+import attrs
+
 from minruntime._text import shown
 from minruntime._tree import TreeError, link
 from minruntime.errors import InvalidObject, MinRuntimeError
@@ -25,6 +27,7 @@ from minruntime.jobs import (
     PodSet,
     SubGroup,
     Task,
+    TaskStatus,
 )
 from minruntime.kube._annotations import checkpoint_inputs, delay_inputs, start_time
 from minruntime.kube._fields import (
@@ -46,7 +49,7 @@ from minruntime.preemptibility import (
     determine_preemptibility,
 )
 
-__all__ = ["JobReading", "ReadJob", "read_job", "sub_group_tree"]
+__all__ = ["JobReading", "SnapshotJob", "read_job", "sub_group_tree"]
 
 
 class Tree(NamedTuple):
@@ -215,17 +218,65 @@ class JobReading(NamedTuple):
     now: datetime | None
 
 
-class ReadJob(NamedTuple):
-    """A pod group, read: the job and what the snapshot's job value carries beside it."""
+@attrs.frozen(kw_only=True)
+class SnapshotJob:
+    """One PodGroup of a snapshot, read: the job the Session sees and what it was read from.
+
+    Attributes:
+        job: the :class:`~minruntime.Job` (its ``preemptibility`` is the determined value).
+        namespace, name: the PodGroup's.
+        priority_class: the class it names, or ``None``.
+        preemptibility: the determination, with its source and warnings.
+        problems: what reading it skipped, ignored or assumed (:class:`Problem` values).
+        left_out: the names of its pods that could not be read into it (a pod naming a
+            sub-group the PodGroup lacks, or a set): a job with any is *marked*, its answers
+            are for the pods that were read.
+        core_pods: ``status.schedulingState.corePods``, the pods the reference scheduler
+            (v0.18) protects in a semi-preemptible group, or ``None`` when absent.
+
+    >>> from minruntime.kube import read_snapshot
+    >>> snapshot = read_snapshot([
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"name": "train", "namespace": "ml"},
+    ...      "spec": {"queue": "team", "subGroups": [{"name": "workers", "minMember": 1}]}},
+    ...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "ml",
+    ...      "annotations": {"pod-group-name": "train"},
+    ...      "labels": {"kai.scheduler/subgroup-name": "chief"}}},
+    ... ])
+    >>> job = snapshot.find("ml/train")
+    >>> job.left_out, job.task_count
+    (('train-0',), 0)
+    """
 
     job: Job
     namespace: str
     name: str
     priority_class: str | None
     preemptibility: PreemptibilityResult
-    problems: tuple[Problem, ...]
-    left_out: tuple[str, ...]
-    core_pods: tuple[str, ...] | None
+    problems: tuple[Problem, ...] = ()
+    left_out: tuple[str, ...] = ()
+    core_pods: tuple[str, ...] | None = None
+
+    @property
+    def id(self) -> str:
+        """``namespace/name``."""
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The problems, as the sentences an operator reads."""
+        return tuple(problem.message for problem in self.problems)
+
+    @property
+    def task_count(self) -> int:
+        """Pods of every status."""
+        return sum(len(pod_set.tasks) for pod_set in self.job.pod_sets)
+
+    def count(self, *statuses: TaskStatus) -> int:
+        """How many of its pods have one of ``statuses``."""
+        return sum(
+            1 for pod_set in self.job.pod_sets for task in pod_set.tasks if task.status in statuses
+        )
 
 
 _CORE_PODS: Final = "status.schedulingState.corePods"
@@ -233,7 +284,7 @@ _CORE_PODS: Final = "status.schedulingState.corePods"
 
 def read_job(
     group: Object, members: Sequence[PodRecord], reading: JobReading, problems: list[Problem]
-) -> ReadJob | None:
+) -> SnapshotJob | None:
     """A PodGroup and its pods (in canonical order) as a job; ``None`` when the PodGroup
     cannot be read (left out, with a problem on ``problems``)."""
     own: list[Problem] = []
@@ -283,7 +334,6 @@ def read_job(
         )
 
     tasks: dict[str, list[Task]] = {pod_set: [] for pod_set, _, _ in tree.pod_sets}
-    set_names = {node.name for node in tree.sets}
     left_out: list[str] = []
     kept: list[PodRecord] = []
     for pod in members:
@@ -296,7 +346,7 @@ def read_job(
             sets = ", ".join(map(repr, tasks))
             if pod.sub_group is None:
                 why = f"missing, but {where} has sub-groups ({sets}): the pod must name one"
-            elif sub_group in set_names:
+            elif any(node.name == sub_group for node in tree.sets):
                 why = (
                     f"sub-group {sub_group!r} of {where} holds sub-groups, not pods (its pod "
                     f"sets: {sets})"
@@ -398,8 +448,15 @@ def read_job(
     except MinRuntimeError as error:  # e.g. two pods of one name
         problems.append(_problem(ProblemKind.LEFT_OUT, ref, None, f"{where}: {error}; left out"))
         return None
-    return ReadJob(
-        job, namespace, name, class_name, determined, tuple(own), tuple(left_out), core_pods
+    return SnapshotJob(
+        job=job,
+        namespace=namespace,
+        name=name,
+        priority_class=class_name,
+        preemptibility=determined,
+        problems=tuple(own),
+        left_out=tuple(left_out),
+        core_pods=core_pods,
     )
 
 

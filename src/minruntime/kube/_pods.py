@@ -395,7 +395,16 @@ class Members:
         """The pods that name a pod group the snapshot does not hold, in input order."""
         by_group = self._by_group
         for i, pod in enumerate(pods):
-            key = _member_key(pod)
+            # (namespace, pod group) of a pod whose metadata names its pod group plainly (the
+            # key read_pod reads), looked up here without a call: pods are many
+            key = None
+            metadata = pod.get("metadata")
+            if type(metadata) is dict:
+                annotations = metadata.get("annotations")
+                group = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
+                namespace = metadata.get("namespace", "")
+                if type(group) is str and group and type(namespace) is str:
+                    key = (namespace, group)
             if key is None:  # not a plain member: read now, to tell what it is a member of
                 record = self._record(i)
                 if record is None:
@@ -444,20 +453,6 @@ class Members:
 
 
 _MARK_AND_POD: Final = operator.itemgetter(0, 1)
-
-
-def _member_key(pod: Object) -> tuple[str, str] | None:
-    """(namespace, pod group) of a pod whose metadata names its pod group plainly (the key
-    :func:`read_pod` reads), else ``None``."""
-    metadata = pod.get("metadata")
-    if type(metadata) is not dict:
-        return None
-    annotations = metadata.get("annotations")
-    group = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
-    namespace = metadata.get("namespace", "")
-    if type(group) is str and group and type(namespace) is str:
-        return namespace, group
-    return None
 
 
 def owners(pod: Object, by_uid: Mapping[str, Object], problems: list[Problem]) -> list[Owner]:

@@ -62,11 +62,11 @@ class ObjectRef:
     @classmethod
     def of(cls, obj: object) -> ObjectRef:
         """The reference of an object as read (any value: a non-mapping is named by its type)."""
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # a dict: no ABC check
             return cls(kind=type(obj).__name__, name="<not an object>")
         kind = obj.get("kind") or "object"
         metadata = obj.get("metadata")
-        if not isinstance(metadata, Mapping):
+        if type(metadata) is not dict and not isinstance(metadata, Mapping):
             return cls(kind=_clipped(kind), name="")
         namespace = metadata.get("namespace")
         name = metadata.get("name")

@@ -13,80 +13,18 @@ import attrs
 from minruntime._text import shown
 from minruntime.config import PLUGIN_NAME, Config, find_scheduler_config
 from minruntime.errors import InvalidConfiguration, InvalidObject, InvalidQueueTree, UnknownJob
-from minruntime.jobs import Job, TaskStatus
 from minruntime.kube._fields import Object, get, object_name
 from minruntime.kube._loading import flatten
 from minruntime.kube._objects import READ_KINDS, deduplicated, is_read
-from minruntime.kube._pod_groups import JobReading, read_job
+from minruntime.kube._pod_groups import JobReading, SnapshotJob, read_job
 from minruntime.kube._pods import Members
 from minruntime.kube._priority import read_priority_class_fields
 from minruntime.kube._problems import Problem, ProblemKind, _problem, refuse
 from minruntime.kube._queues import misspelt_fields, read_queue_fields
-from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, PreemptibilityResult
+from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 from minruntime.queues import Queue, QueueTree
 
 __all__ = ["Snapshot", "SnapshotJob", "read_snapshot"]
-
-
-@attrs.frozen(kw_only=True)
-class SnapshotJob:
-    """One PodGroup of a snapshot, read: the job the Session sees and what it was read from.
-
-    Attributes:
-        job: the :class:`~minruntime.Job` (its ``preemptibility`` is the determined value).
-        namespace, name: the PodGroup's.
-        priority_class: the class it names, or ``None``.
-        preemptibility: the determination, with its source and warnings.
-        problems: what reading it skipped, ignored or assumed (:class:`Problem` values).
-        left_out: the names of its pods that could not be read into it (a pod naming a
-            sub-group the PodGroup lacks, or a set): a job with any is *marked*, its answers
-            are for the pods that were read.
-        core_pods: ``status.schedulingState.corePods``, the pods the reference scheduler
-            (v0.18) protects in a semi-preemptible group, or ``None`` when absent.
-
-    >>> from minruntime.kube import read_snapshot
-    >>> snapshot = read_snapshot([
-    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
-    ...      "metadata": {"name": "train", "namespace": "ml"},
-    ...      "spec": {"queue": "team", "subGroups": [{"name": "workers", "minMember": 1}]}},
-    ...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "ml",
-    ...      "annotations": {"pod-group-name": "train"},
-    ...      "labels": {"kai.scheduler/subgroup-name": "chief"}}},
-    ... ])
-    >>> job = snapshot.find("ml/train")
-    >>> job.left_out, job.task_count
-    (('train-0',), 0)
-    """
-
-    job: Job
-    namespace: str
-    name: str
-    priority_class: str | None
-    preemptibility: PreemptibilityResult
-    problems: tuple[Problem, ...] = ()
-    left_out: tuple[str, ...] = ()
-    core_pods: tuple[str, ...] | None = None
-
-    @property
-    def id(self) -> str:
-        """``namespace/name``."""
-        return f"{self.namespace}/{self.name}" if self.namespace else self.name
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        """The problems, as the sentences an operator reads."""
-        return tuple(problem.message for problem in self.problems)
-
-    @property
-    def task_count(self) -> int:
-        """Pods of every status."""
-        return sum(len(pod_set.tasks) for pod_set in self.job.pod_sets)
-
-    def count(self, *statuses: TaskStatus) -> int:
-        """How many of its pods have one of ``statuses``."""
-        return sum(
-            1 for pod_set in self.job.pod_sets for task in pod_set.tasks if task.status in statuses
-        )
 
 
 @attrs.frozen(kw_only=True)
@@ -406,7 +344,7 @@ def read_snapshot(
                     "its decisions say the victim's queue is unknown",
                 )
             )
-        jobs.append(SnapshotJob(**job._asdict()))
+        jobs.append(job)
     problems = members.placed(problems)
     snapshot = Snapshot(
         tree=tree,
