@@ -25,7 +25,7 @@ from minruntime import (
     SubGroup,
     Task,
 )
-from minruntime._facts import JobFacts
+from minruntime._facts import PLAIN, JobFacts
 from minruntime.testing import sub_group_trees
 
 HOUR_QUEUE = QueueTree([Queue("q", preempt_min_runtime="1h")])
@@ -741,6 +741,36 @@ def test_any_part_of_the_evictable_tasks_keeps_a_protected_jobs_shape(
     event(f"evictable tasks: {'none' if not evictable else 'some'}")
     event(f"optional sub-groups: {bool(JobFacts.of(job).shape.split()[1])}")
     assert s.validate("preempt", PREEMPTOR, {job: taken}).valid
+
+
+@given(sub_group_trees(), st.booleans(), preemptibilities)
+def test_a_job_without_a_tree_answers_what_its_shape_would_without_building_it(
+    tree: tuple[tuple[SubGroup, ...], int | None, tuple[PodSet, ...]],
+    strip: bool,
+    preemptibility: str | None,
+) -> None:
+    # a library Job without a tree (PLAIN): flat and active_tasks() come from its pod sets,
+    # in their order; each must be what the shape, built afterwards, gives
+    job = tree_job(tree, preemptibility=preemptibility)
+    if strip:  # the same pod sets with no tree: the degenerate tree
+        job = attrs.evolve(
+            job,
+            sub_groups=(),
+            min_sub_group=None,
+            pod_sets=[attrs.evolve(p, parent=None) for p in job.pod_sets],
+        )
+    facts = JobFacts.of(job)
+    plain = bool(facts.table.flags[facts.row] & PLAIN)
+    event(f"plain: {plain}, shape built: {facts.row in facts.table.shapes}")
+    assert plain == (not job.sub_groups and job.min_sub_group is None)
+    flat, active = facts.flat, ids(facts.active_tasks())
+    assert plain or facts.row in facts.table.shapes  # a tree's shape is built with its facts
+    shape = facts.shape
+    assert flat == shape.flat
+    assert active == ids([task for pod_set in shape.pod_sets for task in pod_set.active])
+    if plain:
+        assert flat
+        assert len(active) == facts.active_count
 
 
 @given(sub_group_trees(), preemptibilities)

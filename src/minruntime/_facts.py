@@ -47,7 +47,16 @@ from minruntime.preemptibility import (
     legacy_preemptibility,
 )
 
-__all__ = ["ELASTIC", "EXPLICIT", "SEMI", "SURPLUS", "FactsTable", "JobFacts", "PodSetFacts"]
+__all__ = [
+    "ELASTIC",
+    "EXPLICIT",
+    "PLAIN",
+    "SEMI",
+    "SURPLUS",
+    "FactsTable",
+    "JobFacts",
+    "PodSetFacts",
+]
 
 _NON: Final = Preemptibility.NON_PREEMPTIBLE
 _SEMI: Final = Preemptibility.SEMI_PREEMPTIBLE
@@ -106,7 +115,8 @@ class FactsTable:
     - ``flags``: :data:`ELASTIC` (some pod set has ``min_available`` below its number of tasks,
       or some set of its sub-group tree needs fewer children than it has), :data:`SEMI`,
       :data:`SURPLUS` (some active task is outside its core), :data:`EXPLICIT` (its
-      preemptibility was given, not derived by the legacy priority rule);
+      preemptibility was given, not derived by the legacy priority rule), :data:`PLAIN` (a
+      library :class:`~minruntime.Job` without a sub-group tree);
     - ``preemptibilities``: its effective preemptibility; ``active``: its active tasks;
     - ``shapes``: the sub-group tree of a job that has one (by row; the others' on first use);
     - ``inputs``: its section 16 inputs, read on first use (by row).
@@ -315,6 +325,8 @@ class FactsTable:
                 named = _core_pods_of(job)
             else:
                 named = None
+            if not tree and job.__class__ is job_class:
+                flags |= PLAIN
             if tree or named is not None:  # its sets may make it elastic, its core is its own
                 shape = shapes[row] = _shape_of(job, named)
                 if shape.elastic_sets():
@@ -363,6 +375,11 @@ SURPLUS: Final = 4
 """A flag of :attr:`FactsTable.flags`: some active task of the job is outside its core."""
 EXPLICIT: Final = 8
 """A flag of :attr:`FactsTable.flags`: its preemptibility was given, not derived."""
+PLAIN: Final = 16
+"""A flag of :attr:`FactsTable.flags`: a library :class:`~minruntime.Job` (checked when it was
+built) without a sub-group tree. Its shape is the degenerate tree, whose leaves are its pod sets
+in their order and which needs each of them (docs/spec/sub-group-trees.md): what only that tells
+is known without building the shape."""
 
 
 class JobFacts:
@@ -493,9 +510,20 @@ class JobFacts:
         without a sub-group tree: of every pod set), in listing order."""
         return tuple(self.shape.split()[2])
 
+    @property
+    def flat(self) -> bool:
+        """Whether it needs each of its pod sets and has no sets (:attr:`Shape.flat`): a
+        :data:`PLAIN` job does, known without building its shape."""
+        return bool(self.table.flags[self.row] & PLAIN) or self.shape.flat
+
     def active_tasks(self) -> tuple[TaskLike, ...]:
         """Every active task, in listing order."""
-        return tuple(task for pod_set in self.pod_sets for task in pod_set.active)
+        if not self.table.flags[self.row] & PLAIN or self.row in self.table.shapes:
+            return tuple(task for pod_set in self.pod_sets for task in pod_set.active)
+        # the degenerate tree's leaves are the job's pod sets, in their order (PLAIN)
+        return tuple(
+            task for pod_set in self.job.pod_sets for task in pod_set.tasks if _is_active(task)
+        )
 
     def task_pod_sets(self) -> dict[Hashable, str]:
         """Every task id of the job (any status) mapped to the name of its pod set."""

@@ -660,10 +660,10 @@ class Session:
                 f"{facts.preemptibility} by the legacy priority rule "
                 f"({facts.priority} {comparison} {self._threshold})"
             )
-        shape = facts.shape
+        flat = facts.flat
         optional: tuple[str, ...] = ()
-        if not shape.flat and reason.allowed:
-            optional = tuple(str(node.name) for node in reversed(shape.split()[1]))
+        if not flat and reason.allowed:
+            optional = tuple(str(node.name) for node in reversed(facts.shape.split()[1]))
         unsaved = None
         if settings is not NO_SETTINGS:
             notes.extend(self._protection_notes(facts, resolution, settings, found))
@@ -685,7 +685,7 @@ class Session:
             protected_by=found.kind,
             unsaved_work=unsaved,
             elastic=facts.elastic,
-            sub_group_tree=not shape.flat,
+            sub_group_tree=not flat,
             optional_sub_groups=optional,
             preemption_delay=pre.inputs().delay if delayed else None,
             delayed_until=from_ns(held) if delayed and held is not None else None,
