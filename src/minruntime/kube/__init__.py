@@ -48,6 +48,7 @@ from minruntime.kube._annotations import (
 )
 from minruntime.kube._archive import load_snapshot_archive
 from minruntime.kube._loading import load_objects
+from minruntime.kube._pod_groups import SnapshotJob
 from minruntime.kube._pods import (
     POD_GROUP_ANNOTATION,
     SUBGROUP_LABEL,
@@ -57,7 +58,7 @@ from minruntime.kube._pods import (
 from minruntime.kube._priority import read_priority_class
 from minruntime.kube._problems import ObjectRef, Problem, ProblemKind
 from minruntime.kube._queues import read_queue
-from minruntime.kube._snapshot import Snapshot, SnapshotJob, read_snapshot
+from minruntime.kube._snapshot import Snapshot, read_snapshot
 
 __all__ = [
     "CHECKPOINT_INTERVAL_ANNOTATION",

@@ -1,5 +1,6 @@
 """The snapshot: every object read into a queue tree, a configuration and jobs (private;
-re-exported by the package)."""
+re-exported by the package; each job is a :class:`~minruntime.kube.SnapshotJob`, which
+``_pod_groups`` reads)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from minruntime.kube._queues import misspelt_fields, read_queue_fields
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 from minruntime.queues import Queue, QueueTree
 
-__all__ = ["Snapshot", "SnapshotJob", "read_snapshot"]
+__all__ = ["Snapshot", "read_snapshot"]
 
 
 @attrs.frozen(kw_only=True)
