@@ -14,7 +14,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import InvalidObject
-from minruntime._load import MAX_DEPTH, DocumentError, OutOfBounds, load_json
+from minruntime._load import MAX_DEPTH, DocumentError, OutOfBounds, _structure, load_json
 from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
 
 
@@ -150,6 +150,92 @@ def test_the_depth_bound_is_exact_wherever_the_escapes_are(
     if over:
         with pytest.raises(OutOfBounds):
             load_json(text)
+    else:
+        assert load_json(text) == json.loads(text)
+
+
+class Pairs(tuple[tuple[str, bool, object], ...]):
+    """A mapping as its text writes it: (key, whether the key is written with escapes, value)
+    in order, a key possibly repeated."""
+
+
+_KEYS = st.sampled_from(["a", "b", "a:b", ':"', "{[", "\\", "\u00e9", ""])
+
+
+def _pairs(inner: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.lists(st.tuples(_KEYS, st.booleans(), inner), max_size=4).map(Pairs)
+
+
+_WRITTEN = st.recursive(
+    st.one_of(st.none(), st.integers(-5, 5), _TRICKY_TEXT),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), _pairs(inner)),
+    max_leaves=14,
+)
+
+
+def written(value: object) -> str:
+    """JSON text for ``value``, a key written with ``\\uXXXX`` escapes when its flag says so."""
+    if isinstance(value, Pairs):
+        return (
+            "{"
+            + ", ".join(
+                (
+                    '"' + "".join(f"\\u{ord(c):04x}" for c in key) + '"'
+                    if escaped
+                    else json.dumps(key)
+                )
+                + ": "
+                + written(child)
+                for key, escaped, child in value
+            )
+            + "}"
+        )
+    if isinstance(value, list):
+        return "[" + ",".join(written(child) for child in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def pairs_written(value: object) -> int:
+    if isinstance(value, Pairs):
+        return len(value) + sum(pairs_written(child) for _, _, child in value)
+    if isinstance(value, list):
+        return sum(pairs_written(child) for child in value)
+    return 0
+
+
+def repeated(value: object) -> set[str]:
+    """The keys a mapping in ``value`` writes twice (the law the parser must agree with)."""
+    found: set[str] = set()
+    if isinstance(value, Pairs):
+        keys = [key for key, _, _ in value]
+        found.update(key for key in keys if keys.count(key) > 1)
+        for _, _, child in value:
+            found |= repeated(child)
+    elif isinstance(value, list):
+        for child in value:
+            found |= repeated(child)
+    return found
+
+
+@given(_WRITTEN)
+def test_a_duplicate_key_is_refused_exactly_when_a_mapping_writes_one_twice(value: object) -> None:
+    """Law: counting the keys of the parsed mappings against the colons outside the text's
+    strings finds a repeated key exactly when there is one, whatever the strings hold
+    (colons, quotes, brackets, escapes) and however the keys are spelt. The count of the
+    text's keys is exact (the parser is asked again only when the counts differ)."""
+    text = written(value)
+    assert _structure(text) == pairs_written(value)
+    duplicate = bool(repeated(value))
+    event("a key repeated" if duplicate else "no key repeated")
+    event("escapes" if "\\" in text else "no escapes")
+    if duplicate:
+        with pytest.raises(DocumentError) as caught:
+            load_json(text)
+        named = {
+            f"duplicate key {key!r} at line 1 (a mapping holds each key once)"
+            for key in repeated(value)
+        }
+        assert str(caught.value) in named
     else:
         assert load_json(text) == json.loads(text)
 

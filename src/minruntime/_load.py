@@ -86,20 +86,23 @@ def _constant(text: str) -> float:
     raise OutOfBounds(f"{text} is not a JSON number (JSON has no NaN or infinity)")
 
 
-_SKIP: Final = bytes(c for c in range(256) if c not in b'[]{}"')
+_SKIP: Final = bytes(c for c in range(256) if c not in b'[]{}":')
 _TO_SQUARE: Final = bytes.maketrans(b"{}", b"[]")
 
 
-def _check_depth(text: str) -> None:
-    """Refuse JSON text nested deeper than MAX_DEPTH, without walking the parsed document.
+def _structure(text: str) -> int:
+    """Refuse JSON text nested deeper than MAX_DEPTH, and count the keys of its mappings,
+    without walking the parsed document.
 
-    Only valid JSON comes here (it has parsed), so its brackets nest properly. Escaped
-    backslashes and quotes are dropped, then every byte but brackets and quotes; what remains
-    between two quotes is inside a string and goes too. Each pass then removes the innermost
-    pairs of brackets: the number of passes is the depth. Every step is a C-speed bytes
-    operation; a document of ordinary depth needs a few passes over its (small) bracket text.
-    Escapes are looked for only from the first backslash to the character after the last (a
-    snapshot's escapes are few, often in one ConfigMap): outside, there is none to drop.
+    Only valid JSON comes here (it has parsed), so its brackets nest properly and a colon
+    outside a string separates a key from its value: the number of such colons is the number
+    of keys the text writes. Escaped backslashes and quotes are dropped, then every byte but
+    brackets, quotes and colons; what remains between two quotes is inside a string and goes
+    too. The colons are counted, then each pass removes the innermost pairs of brackets: the
+    number of passes is the depth. Every step is a C-speed bytes operation; a document of
+    ordinary depth needs a few passes over its (small) bracket text. Escapes are looked for
+    only from the first backslash to the character after the last (a snapshot's escapes are
+    few, often in one ConfigMap): outside, there is none to drop.
     """
     first = text.find("\\")
     if first < 0:
@@ -116,16 +119,20 @@ def _check_depth(text: str) -> None:
                 text[end:].encode("utf-8", "surrogatepass"),
             )
         )
-    data = data.replace(b'""', b"")  # strings without a bracket in them
-    if b'"' in data:  # strings holding brackets: drop each (quotes now pair up in order)
+    # two adjacent quotes enclose nothing kept (a string without a bracket or a colon in it),
+    # or close one string and open the next: dropping them leaves every other quote's parity
+    data = data.replace(b'""', b"")
+    if b'"' in data:  # strings holding brackets or colons: drop each (quotes pair up in order)
         data = b"".join(data.split(b'"')[0::2])
-    data = data.translate(_TO_SQUARE)
+    keys = data.count(b":")
+    data = data.translate(_TO_SQUARE, b":")
     for _ in range(MAX_DEPTH):
         if not data:
-            return
+            return keys
         data = data.replace(b"[]", b"")  # one level: replace never rescans what it produced
     if data:
         raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels")
+    return keys
 
 
 class _DuplicateKey(Exception):
@@ -189,12 +196,38 @@ def load_json(text: str) -> Any:
     ...
     minruntime._load.OutOfBounds: the number 1e999 is out of range (not a finite number)
     """
-    # The hook costs about a fifth of the parse (a Python call per object). Measured and not
-    # taken (issue 19): a plain parse, then counting the keys of the parsed document (a walk,
-    # even at C speed through gc.get_referents) against the text's key-closing quotes, costs
-    # as much as the hook or more, before the parse it falls back on when the counts differ.
+    # A duplicate key is found by counting: the keys of the parsed mappings (a hook that the
+    # parser calls with each mapping it has built) against the keys the text writes (its
+    # colons outside strings, counted at C speed with the depth). Only when they differ is the
+    # text parsed again, each mapping built from its pairs, to find the key. A hook that sees
+    # every mapping's pairs costs twice as much (the parser builds a list of them per mapping).
+    counted = 0
+
+    def count(mapping: dict[str, Any], _len: Any = len) -> dict[str, Any]:
+        nonlocal counted
+        counted += _len(mapping)
+        return mapping
+
+    document = _parse(text, count)
+    if _structure(text) != counted:
+        _parse(text, None)  # raises, naming the key (the counts differ only then)
+    return document
+
+
+def _parse(text: str, count: Any) -> Any:
+    """The document, each mapping passed to ``count``; without it, each is built from its
+    pairs, so that a duplicate key raises, naming the key and its line (the text's depth is
+    checked by then: the walk that finds the line is bounded by it)."""
     try:
-        document = json.loads(
+        if count is not None:
+            return json.loads(
+                text,
+                parse_int=_int,
+                parse_float=_float,
+                parse_constant=_constant,
+                object_hook=count,
+            )
+        return json.loads(
             text,
             parse_int=_int,
             parse_float=_float,
@@ -204,7 +237,6 @@ def load_json(text: str) -> Any:
     except RecursionError:
         raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels") from None
     except _DuplicateKey as duplicate:
-        _check_depth(text)  # the walk below is bounded by the depth too
         line = _duplicate_line(text, duplicate.key)
         where = f" at line {line}" if line is not None else ""
         raise DocumentError(
@@ -214,8 +246,6 @@ def load_json(text: str) -> Any:
         raise
     except ValueError as error:
         raise DocumentError(str(error)) from None
-    _check_depth(text)
-    return document
 
 
 def _key(key: object) -> str:
