@@ -1047,11 +1047,14 @@ def test_snapshot_job_id_counts_and_task_count() -> None:
     assert job.count(TaskStatus.RELEASING, TaskStatus.FAILED, TaskStatus.RUNNING) == 3
     assert job.count(TaskStatus.SUCCEEDED) == 0
     assert job.count() == 0
+    # active: running and releasing (a pod being deleted that still holds its node)
+    assert job.active_count == 2
+    assert [pod_set.active_count for pod_set in job.job.pod_sets] == [1, 1]
 
 
 def test_snapshot_job_of_a_pod_group_without_pods_has_no_tasks() -> None:
     job = read_one(pod_group())
-    assert (job.task_count, job.count(TaskStatus.RUNNING)) == (0, 0)
+    assert (job.task_count, job.count(TaskStatus.RUNNING), job.active_count) == (0, 0, 0)
 
 
 # -- preemptibility through the snapshot ---------------------------------------------------------

@@ -352,6 +352,16 @@ class PodSet:
         _POD_SET_PARENT(self, parent)
         _POD_SET_ACTIVE(self, count_active(tasks))
 
+    @property
+    def active_count(self) -> int:
+        """How many of its tasks are active (they hold resources), counted once, when it was
+        built.
+
+        >>> PodSet(tasks=[Task("a"), Task("b", "Pending"), Task("c", "Releasing")]).active_count
+        2
+        """
+        return self._active
+
 
 _POD_SET_NAME, _POD_SET_MIN, _POD_SET_TASKS, _POD_SET_PARENT, _POD_SET_ACTIVE = slot_setters(
     PodSet, "name", "min_available", "tasks", "parent", "_active"

@@ -21,7 +21,7 @@ from typing import Any, Final
 from minruntime.cli._format import ago, iso, short
 from minruntime.cli._report import JobEntry, Plan, PreemptorEntry, Report, Verdict
 from minruntime.decisions import Decision, Resolution
-from minruntime.jobs import ACTIVE_STATUSES, Job
+from minruntime.jobs import Job
 from minruntime.preemptibility import Preemptibility
 
 __all__ = ["JSON_SCHEMA_ID", "json_text", "protection_text", "report_data"]
@@ -106,7 +106,7 @@ def _job(entry: JobEntry, now: datetime) -> dict[str, Any]:
         "preemptibilitySource": str(job.preemptibility.source),
         "preemptibilityDetail": job.preemptibility.detail,
         "startTime": iso(job.job.start_time),
-        "pods": {"total": job.task_count, "active": job.count(*ACTIVE_STATUSES)},
+        "pods": {"total": job.task_count, "active": job.active_count},
         "subGroupTree": _tree_data(job.job),
         "preempt": {
             "minRuntime": str(own.min_runtime),

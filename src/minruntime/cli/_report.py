@@ -29,7 +29,7 @@ from minruntime.config import Config
 from minruntime.decisions import Action, Decision, Resolution, Selection
 from minruntime.durations import MinRuntime
 from minruntime.errors import MinRuntimeError
-from minruntime.jobs import ACTIVE_STATUSES, Job, TaskLike, TaskStatus
+from minruntime.jobs import Job, TaskLike, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob
 from minruntime.preemptibility import PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
@@ -344,7 +344,7 @@ def build_report(
     """
     session = Session(snapshot.tree, snapshot.config, now)
     pre = None if preemptor is None else preemptor_entry(preemptor)
-    running = [job for job in snapshot.jobs if job.count(*ACTIVE_STATUSES)]
+    running = [job for job in snapshot.jobs if job.active_count]
     victims = [job for job in running if pre is None or job.job.id != pre.job.id]
     verdicts: dict[str, Verdict] = {}
     plans: list[Plan] = []

@@ -15,7 +15,6 @@ from minruntime.cli._example import tree_drawing
 from minruntime.cli._format import WIDTH, cell, escape, iso, short, table, work_hours
 from minruntime.cli._report import JobEntry, OwnProtection, Plan, Report, Verdict
 from minruntime.decisions import Decision, Resolution
-from minruntime.jobs import ACTIVE_STATUSES
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import QueueTree
 
@@ -121,7 +120,7 @@ def _jobs_rows(report: Report) -> tuple[list[list[str]], list[str]]:
                     "  " + cell(job.id),
                     str(job.job.priority),
                     _PREEMPTIBLE[job.preemptibility.value] + "*" * from_legacy,
-                    f"{job.count(*ACTIVE_STATUSES)}/{job.task_count}",
+                    f"{job.active_count}/{job.task_count}",
                     short(job.job.start_time, report.now),
                     _from(entry.own),
                     _protection_cell(entry, report.now),

@@ -272,6 +272,12 @@ class SnapshotJob:
         """Pods of every status."""
         return sum(len(pod_set.tasks) for pod_set in self.job.pod_sets)
 
+    @property
+    def active_count(self) -> int:
+        """How many of its pods are active (they hold resources), as its pod sets counted
+        them when they were built."""
+        return sum(pod_set.active_count for pod_set in self.job.pod_sets)
+
     def count(self, *statuses: TaskStatus) -> int:
         """How many of its pods have one of ``statuses``."""
         return sum(
