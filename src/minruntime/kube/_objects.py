@@ -8,14 +8,16 @@ hand-written file lacks, is read or ignored with a problem saying which.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from minruntime._text import shown
 from minruntime.config import find_scheduler_config
+from minruntime.errors import InvalidObject
 from minruntime.kube._fields import Object, object_name
 from minruntime.kube._problems import Problem, ProblemKind, _problem
 
-__all__ = ["READ_KINDS", "deduplicated", "is_read"]
+__all__ = ["READ_KINDS", "admitted", "is_read"]
 
 _GROUP: Final = "scheduling.run.ai"
 _VERSIONS: Final = {"Queue": "v2", "PodGroup": "v2alpha2"}
@@ -23,6 +25,7 @@ READ_KINDS: Final = ("Queue", "PodGroup", "Pod", "PriorityClass", "ConfigMap", "
 _KINDS: Final = {kind.lower(): kind for kind in READ_KINDS}
 _CORE_KINDS: Final = frozenset({"Pod", "PriorityClass", "ConfigMap"})
 _DEDUPLICATED_KINDS: Final = frozenset({"Queue", "PodGroup", "Pod", "PriorityClass"})
+_LOWER_KINDS: Final = frozenset(_KINDS)
 
 
 def _left_out(obj: Object, field: str, message: str, problems: list[Problem]) -> bool:
@@ -111,18 +114,37 @@ def is_read(obj: Object, problems: list[Problem]) -> bool:
     return False
 
 
-def deduplicated(objects: list[Object], problems: list[Problem]) -> list[Object]:
-    """The objects with exact duplicates dropped (with a problem); two different objects of one
-    kind and name are both left out (no rule can tell which is right), except Queues: the queue
-    tree reports them, with every other problem of the tree."""
+def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]:
+    """The objects the snapshot reader looks at, in order, each once: those :func:`is_read`
+    admits, with exact duplicates dropped (with a problem); two different objects of one kind
+    and name are both left out (no rule can tell which is right), except Queues: the queue
+    tree reports them, with every other problem of the tree. The problems of duplicates come
+    after those of kinds and versions.
+
+    Raises:
+        InvalidObject: when no object is of a kind the library reads.
+    """
     seen: dict[tuple[str, str, str], Object] = {}
     kept: list[Object] = []
     conflicts: dict[tuple[str, str, str], Object] = {}
     repeated: dict[str, tuple[Object, int]] = {}
+    ours = False
     for obj in objects:
         kind = obj.get("kind")
+        if kind != "Pod":  # pods come by the hundred thousand: a kind is_read always admits
+            if kind in READ_KINDS or (isinstance(kind, str) and kind.lower() in _LOWER_KINDS):
+                ours = True
+            if not is_read(obj, problems):
+                continue
+            if not kind:
+                ours = True  # a bare scheduler config
+            if kind not in _DEDUPLICATED_KINDS:
+                kept.append(obj)
+                continue
+        else:
+            ours = True
         metadata = obj.get("metadata")
-        if kind not in _DEDUPLICATED_KINDS or type(metadata) is not dict:
+        if type(metadata) is not dict:
             kept.append(obj)
             continue
         name = metadata.get("name")
@@ -142,6 +164,12 @@ def deduplicated(objects: list[Object], problems: list[Problem]) -> list[Object]
             kept.append(obj)
         else:
             conflicts[key] = obj
+    if not ours:
+        raise InvalidObject(
+            "the snapshot holds no object of a kind the library reads (Queue, PodGroup, Pod, "
+            "PriorityClass, ConfigMap, SchedulingShard, or a scheduler config): is it the right "
+            "input?"
+        )
     if conflicts:
         dropped = {id(seen[key]) for key in conflicts}
         kept = [obj for obj in kept if id(obj) not in dropped]

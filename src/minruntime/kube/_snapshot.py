@@ -16,7 +16,7 @@ from minruntime.config import PLUGIN_NAME, Config, find_scheduler_config
 from minruntime.errors import InvalidConfiguration, InvalidObject, InvalidQueueTree, UnknownJob
 from minruntime.kube._fields import Object, get, object_name
 from minruntime.kube._loading import flatten
-from minruntime.kube._objects import READ_KINDS, deduplicated, is_read
+from minruntime.kube._objects import admitted
 from minruntime.kube._pod_groups import JobReading, SnapshotJob, read_job
 from minruntime.kube._pods import Members
 from minruntime.kube._priority import read_priority_class_fields
@@ -206,27 +206,7 @@ def read_snapshot(
     ('team', 50, 'preemptible')
     """
     problems: list[Problem] = []
-    flat: list[Object] = []
-    ours = 0
-    for obj in _objects(objects, problems):
-        kind = obj.get("kind")
-        if kind == "Pod":  # by the hundred thousand: a kind is_read reads, whatever else it holds
-            ours += 1
-            flat.append(obj)
-            continue
-        if kind in READ_KINDS or (isinstance(kind, str) and kind.lower() in _LOWER_KINDS):
-            ours += 1
-        if is_read(obj, problems):
-            if not kind:
-                ours += 1  # a bare scheduler config
-            flat.append(obj)
-    if not ours:
-        raise InvalidObject(
-            "the snapshot holds no object of a kind the library reads (Queue, PodGroup, Pod, "
-            "PriorityClass, ConfigMap, SchedulingShard, or a scheduler config): is it the right "
-            "input?"
-        )
-    flat = deduplicated(flat, problems)
+    flat = admitted(_objects(objects, problems), problems)
     queues: list[Queue] = []
     groups: list[Object] = []
     pods: list[Object] = []  # read once their pod groups are known (Members)
@@ -360,7 +340,6 @@ def read_snapshot(
     return snapshot
 
 
-_LOWER_KINDS = frozenset(kind.lower() for kind in READ_KINDS)
 _KEY = operator.itemgetter(0)
 """A keyed pod group's key: the groups are read in (namespace, name) order, stably."""
 
