@@ -139,14 +139,26 @@ def table(rows: Sequence[Sequence[str]], width: int = _CELL_WIDTH + 2) -> list[s
     ...     table([["A", "B"], ["x" * 200], ["aa", "b"]])]
     ['A   B', 5, 100, 5]
     """
-    cut = [[cell(text, width if len(row) > 1 else WIDTH) for text in row] for row in rows]
+    cut = [
+        # a cell that is printable and short enough is itself (the common case: no call)
+        [text if text.isprintable() and len(text) <= width else cell(text, width) for text in row]
+        if len(row) > 1
+        else [cell(text, WIDTH) for text in row]
+        for row in rows
+    ]
     full = [row for row in cut if len(row) > 1]
     if not full:
         return [row[0] for row in cut]
-    widths = _fitted([max(len(row[i]) for row in full) for i in range(len(full[0]))], WIDTH)
+    natural = [max(map(len, column)) for column in zip(*full, strict=True)]
+    widths = _fitted(natural, WIDTH)
+    narrowed = widths != natural
+    line = "  ".join(f"{{:<{size}}}" for size in widths).format
+    # the cells are escaped already: a narrowed column only clips them
     return [
-        "  ".join(  # the cells are escaped already: a narrowed column only clips them
-            _clipped(text, size).ljust(size) for text, size in zip(row, widths, strict=True)
+        (
+            line(*(_clipped(text, size) for text, size in zip(row, widths, strict=True)))
+            if narrowed
+            else line(*row)
         ).rstrip()
         if len(row) > 1
         else row[0]

@@ -1,0 +1,60 @@
+"""The table of ``minruntime explain`` (minruntime.cli._format.table), over any cells."""
+
+from __future__ import annotations
+
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from minruntime.cli._format import _NARROWEST, WIDTH, _fitted, escape, table
+
+_LETTERS = st.sampled_from("ab é\x1b\u202e-")
+_CELLS = st.one_of(st.text(_LETTERS, max_size=8), st.text(_LETTERS, min_size=20, max_size=70))
+
+
+@st.composite
+def rows(draw: st.DrawFn) -> list[list[str]]:
+    columns = draw(st.integers(2, 8))
+    first = draw(st.lists(_CELLS, min_size=columns, max_size=columns))
+    rest = draw(
+        st.lists(
+            st.one_of(
+                st.lists(_CELLS, min_size=columns, max_size=columns),
+                st.lists(_CELLS, min_size=1, max_size=1),  # a heading or a note
+            ),
+            max_size=5,
+        )
+    )
+    return [first, *rest]
+
+
+def cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+@given(rows(), st.sampled_from([12, 30, 64]))
+def test_the_table_is_its_cells_escaped_cut_and_aligned_within_the_width(
+    table_rows: list[list[str]], width: int
+) -> None:
+    """A row of one cell is the cell, escaped, cut at WIDTH; every other row is its cells,
+    escaped and cut at ``width``, each cut again to its column's width (the widest cell of the
+    column, narrowed by ``_fitted`` where the line would exceed WIDTH) and left-justified in it,
+    two spaces apart, without trailing spaces. Then no line exceeds WIDTH where the columns can
+    narrow enough, and every column starts at the same place on every line."""
+    lines = table(table_rows, width)
+    cells = [[cut(escape(text), width) for text in row] for row in table_rows if len(row) > 1]
+    natural = [max(map(len, column)) for column in zip(*cells, strict=True)]
+    widths = _fitted(natural, WIDTH)
+    event("narrowed" if widths != natural else "natural widths" if cells else "notes only")
+    expected = [
+        "  ".join(
+            cut(cut(escape(text), width), size).ljust(size)
+            for text, size in zip(row, widths, strict=True)
+        ).rstrip()
+        if len(row) > 1
+        else cut(escape(row[0]), WIDTH)
+        for row in table_rows
+    ]
+    assert lines == expected
+    if cells and len(widths) * _NARROWEST + 2 * (len(widths) - 1) <= WIDTH:
+        assert all(len(line) <= WIDTH for line in lines)
+    assert all(line.isprintable() for line in lines)
