@@ -139,13 +139,7 @@ def table(rows: Sequence[Sequence[str]], width: int = _CELL_WIDTH + 2) -> list[s
     ...     table([["A", "B"], ["x" * 200], ["aa", "b"]])]
     ['A   B', 5, 100, 5]
     """
-    cut = [
-        # a cell that is printable and short enough is itself (the common case: no call)
-        [text if text.isprintable() and len(text) <= width else cell(text, width) for text in row]
-        if len(row) > 1
-        else [cell(text, WIDTH) for text in row]
-        for row in rows
-    ]
+    cut = [[cell(text, width if len(row) > 1 else WIDTH) for text in row] for row in rows]
     full = [row for row in cut if len(row) > 1]
     if not full:
         return [row[0] for row in cut]
