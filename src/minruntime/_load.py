@@ -208,31 +208,19 @@ def load_json(text: str) -> Any:
         counted += _len(mapping)
         return mapping
 
-    document = _parse(text, count)
+    document = _parse(text, object_hook=count)
     if _structure(text) != counted:
-        _parse(text, None)  # raises, naming the key (the counts differ only then)
+        _parse(text, object_pairs_hook=_unique_pairs)  # raises, naming the key (counts differ)
     return document
 
 
-def _parse(text: str, count: Any) -> Any:
-    """The document, each mapping passed to ``count``; without it, each is built from its
-    pairs, so that a duplicate key raises, naming the key and its line (the text's depth is
-    checked by then: the walk that finds the line is bounded by it)."""
+def _parse(text: str, **hook: Any) -> Any:
+    """The document, through ``hook`` (the parser's ``object_hook`` or ``object_pairs_hook``);
+    a duplicate key that :func:`_unique_pairs` meets raises, naming the key and its line (the
+    text's depth is checked by then: the walk that finds the line is bounded by it)."""
     try:
-        if count is not None:
-            return json.loads(
-                text,
-                parse_int=_int,
-                parse_float=_float,
-                parse_constant=_constant,
-                object_hook=count,
-            )
         return json.loads(
-            text,
-            parse_int=_int,
-            parse_float=_float,
-            parse_constant=_constant,
-            object_pairs_hook=_unique_pairs,
+            text, parse_int=_int, parse_float=_float, parse_constant=_constant, **hook
         )
     except RecursionError:
         raise OutOfBounds(f"nested deeper than {MAX_DEPTH} levels") from None
