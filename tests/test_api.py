@@ -44,6 +44,7 @@ PUBLIC = {
     "PreemptibilityResult": "minruntime.preemptibility",
     "PreemptibilitySource": "minruntime.preemptibility",
     "ProtectionKind": "minruntime.decisions",
+    "ProtectionStatus": "minruntime.decisions",
     "ProtectionSettings": "minruntime.queues",
     "Queue": "minruntime.queues",
     "QueueTree": "minruntime.queues",

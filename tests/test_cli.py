@@ -1356,9 +1356,9 @@ def test_the_timeline_on_the_operators_page_is_what_its_command_writes(tmp_path:
 
 def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command builds its report from the Session's answers, one call per question: each
-    job's own protection (until when, whether now), the preemptor's decision on it, the
-    evictable pods of each allowed victim, and per action one ranking, one selection and one
-    retry time."""
+    job's own protection (whether now, until when, under which MR), the preemptor's decision on
+    it, the evictable pods of each allowed victim, per action one ranking, one selection and one
+    retry time, and each queue's three min-runtimes."""
     from minruntime.session import Session
 
     calls: dict[str, int] = {}
@@ -1373,14 +1373,15 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
         monkeypatch.setattr(Session, name, wrapper)
 
     names = ("explain", "evictable_tasks", "rank_victims", "select", "next_expiry")
-    for name in (*names, "is_eligible", "protected_until", "is_protected", "eligible_victims"):
+    others = ("is_eligible", "protection", "protected_until", "is_protected", "resolve")
+    for name in (*names, *others, "eligible_victims"):
         counted(name)
     report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
     allowed = sum(1 for job in report["jobs"] if job["decision"]["allowed"])
     assert (len(report["jobs"]), allowed) == (20, 11)
     assert calls == {
-        "protected_until": 20,  # each running job's own protection from preempt: until when,
-        "is_protected": 20,  # and whether now
+        "protection": 20,  # each running job's own protection from preempt
+        "resolve": 27,  # each of the 9 queues: preempt, reclaim, reclaim from another tree
         "explain": 20,  # the preemptor's verdict on each
         "evictable_tasks": 11,
         "rank_victims": 2,  # reclaim and preempt

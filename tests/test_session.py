@@ -10,9 +10,11 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import event, given, settings
 from tests.world import LONG_AGO, NOW, PREEMPTOR, RECLAIMER, TREE, job, session
 
 from minruntime import (
+    FOREVER,
     Action,
     Config,
     Cycle,
@@ -22,6 +24,8 @@ from minruntime import (
     MinRuntime,
     MinRuntimeError,
     PodSet,
+    ProtectionKind,
+    ProtectionStatus,
     Queue,
     QueueTree,
     Reason,
@@ -31,6 +35,7 @@ from minruntime import (
     SubGroup,
     Task,
 )
+from minruntime.testing import Situation, situations
 
 NOW_POSIX = 1_767_268_800  # NOW
 
@@ -123,6 +128,63 @@ def test_protection_queries_use_the_resolved_min_runtime() -> None:
     assert s.is_protected(Action.RECLAIM, RECLAIMER, victim) is True
     assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW - timedelta(minutes=5)
     assert s.protected_until("reclaim", RECLAIMER, victim) == NOW + timedelta(minutes=15)
+
+
+# -- protection: the three answers at once ------------------------------------------------------
+
+
+def test_protection_of_a_job_within_its_min_runtime() -> None:
+    recent = job(start=NOW - timedelta(minutes=5))
+    status = session().protection(Action.PREEMPT, PREEMPTOR, recent)
+    assert status == ProtectionStatus(
+        resolution=Resolution(MinRuntime("10m"), "a"),
+        protected=True,
+        protected_until=NOW + timedelta(minutes=5),
+        protected_by=ProtectionKind.MIN_RUNTIME,
+    )
+    assert (status.min_runtime, status.source) == (MinRuntime("10m"), "a")
+
+
+def test_protection_of_a_job_past_its_min_runtime_says_when_it_ended() -> None:
+    status = session().protection("reclaim", RECLAIMER, job())  # reclaim 'b' -> 'a': 30m of 'org'
+    assert status == ProtectionStatus(
+        resolution=Resolution(MinRuntime("30m"), "org"),
+        protected=False,
+        protected_until=LONG_AGO + timedelta(minutes=30),
+        protected_by=None,
+    )
+
+
+def test_protection_without_a_start_time_and_under_never() -> None:
+    unstarted = session().protection(Action.PREEMPT, PREEMPTOR, job(start=None))
+    assert (unstarted.protected, unstarted.protected_until, unstarted.protected_by) == (
+        False,
+        None,
+        None,
+    )
+    vault = session().protection(Action.PREEMPT, job("p", "vault"), job(queue="vault"))
+    assert (vault.protected, vault.protected_until, vault.protected_by) == (
+        True,
+        FOREVER,
+        ProtectionKind.NEVER,
+    )
+    assert str(vault.resolution) == "never from queue 'vault'"
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations())
+def test_protection_is_the_three_answers_it_replaces(situation: Situation) -> None:
+    current = situation.session()
+    pre = situation.preemptor
+    for victim in situation.victims:
+        status = current.protection(situation.action, pre, victim)
+        event(f"protected: {status.protected}")
+        assert status.protected == current.is_protected(situation.action, pre, victim)
+        assert status.protected_until == current.protected_until(situation.action, pre, victim)
+        assert status.resolution == current.resolve(situation.action, pre.queue, victim.queue)
+        decision = current.explain(situation.action, pre, victim)
+        assert status.protected_by is decision.protected_by
+        assert status.protected_until == decision.protected_until
 
 
 # -- the cache and the statistics ---------------------------------------------------------------

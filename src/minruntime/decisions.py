@@ -9,6 +9,8 @@ can read, and the fields carry the numbers.
 - :class:`ProtectionKind`: what protects a victim (never, min-runtime, a job's own request, an
   eviction budget, a checkpoint grace).
 - :class:`Resolution`: a resolved min-runtime and the queue it came from.
+- :class:`ProtectionStatus`: whether a victim is protected now, by what, until when, and its
+  resolved min-runtime (:meth:`Session.protection <minruntime.Session.protection>`).
 - :class:`Decision`: the whole answer for one victim (:meth:`Session.explain
   <minruntime.Session.explain>`).
 - :class:`ScenarioResult` and :class:`Failure`: the answer of scenario validation.
@@ -43,6 +45,7 @@ __all__ = [
     "Failure",
     "FailureKind",
     "ProtectionKind",
+    "ProtectionStatus",
     "Reason",
     "Resolution",
     "ScenarioResult",
@@ -135,6 +138,56 @@ class Resolution:
             verb = "is" if len(self.unknown_queues) == 1 else "are"
             return f"{self.min_runtime} (node-pool default; queue {names} {verb} not in the tree)"
         return f"{self.min_runtime} (node-pool default)"
+
+
+@attrs.frozen(kw_only=True)
+class ProtectionStatus:
+    """Whether a victim is protected now, by what, until when, under which min-runtime: the
+    answers of :meth:`Session.is_protected <minruntime.Session.is_protected>`,
+    :meth:`~minruntime.Session.protected_until` and :meth:`~minruntime.Session.resolve`, from
+    one evaluation of the protection rule (:meth:`Session.protection
+    <minruntime.Session.protection>`).
+
+    Attributes:
+        resolution: the resolved min-runtime and the queue whose setting it is.
+        protected: whether the victim is protected now, fundamentals aside.
+        protected_until: when its protection ends (``FOREVER`` for never, ``None`` without a
+            start time); unprotected, when its effective min-runtime ended.
+        protected_by: what protects it now, or ``None``.
+
+    >>> from minruntime import MinRuntime
+    >>> status = ProtectionStatus(resolution=Resolution(MinRuntime("1h"), "team"),
+    ...                           protected=False, protected_until=None)
+    >>> status.min_runtime, status.source
+    (MinRuntime('1h'), 'team')
+    """
+
+    resolution: Resolution
+    protected: bool
+    protected_until: datetime | None
+    protected_by: ProtectionKind | None = None
+
+    @property
+    def min_runtime(self) -> MinRuntime:
+        """The resolved min-runtime.
+
+        >>> from minruntime import MinRuntime
+        >>> ProtectionStatus(resolution=Resolution(MinRuntime(0), None), protected=False,
+        ...                  protected_until=None).min_runtime
+        MinRuntime('0s')
+        """
+        return self.resolution.min_runtime
+
+    @property
+    def source(self) -> str | None:
+        """The queue whose setting the min-runtime is, ``None`` for the node-pool default.
+
+        >>> from minruntime import MinRuntime
+        >>> print(ProtectionStatus(resolution=Resolution(MinRuntime(0), None), protected=False,
+        ...                        protected_until=None).source)
+        None
+        """
+        return self.resolution.source
 
 
 class Reason(enum.Enum):

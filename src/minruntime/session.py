@@ -60,6 +60,7 @@ from minruntime.decisions import (
     Decision,
     Failure,
     ProtectionKind,
+    ProtectionStatus,
     Reason,
     Resolution,
     ScenarioResult,
@@ -454,6 +455,33 @@ class Session:
             _action(action), self._fact(preemptor), victim_facts
         )
         return self._until(victim_facts, found, resolution, settings)
+
+    def protection(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike
+    ) -> ProtectionStatus:
+        """Whether ``victim`` is protected now, by what, until when, under which MR: the
+        answers of :meth:`is_protected`, :meth:`protected_until` and :meth:`resolve` (between
+        the two jobs' queues), from one evaluation of the rule. For a program that shows a
+        protection rather than acts on it: :meth:`is_protected` alone is cheaper.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
+        >>> status = session.protection("preempt", Job("p", "q"), Job("v", "q", start_time=0))
+        >>> status.protected, str(status.protected_by), status.protected_until.isoformat()
+        (True, 'min-runtime', '1970-01-01T01:00:00+00:00')
+        >>> print(status.resolution)
+        1h from queue 'q'
+        """
+        victim_facts = self._fact(victim)
+        found, resolution, settings = self._protection(
+            _action(action), self._fact(preemptor), victim_facts
+        )
+        return ProtectionStatus(
+            resolution=resolution,
+            protected=found.kind is not None,
+            protected_until=self._until(victim_facts, found, resolution, settings),
+            protected_by=found.kind,
+        )
 
     def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.

@@ -1,8 +1,7 @@
 """The report of ``minruntime explain``: typed values built from the Session's own answers.
 
 Every value here is an answer of :class:`~minruntime.Session`, asked once per question: a
-job's own protection is :meth:`~minruntime.Session.resolve`,
-:meth:`~minruntime.Session.protected_until` and :meth:`~minruntime.Session.is_protected`, each
+job's own protection is :meth:`~minruntime.Session.protection`, each
 victim's verdict an :meth:`~minruntime.Session.explain` decision, the order is :meth:`~minruntime.Session.rank_victims`, the plan is
 :meth:`~minruntime.Session.select`, the retry time :meth:`~minruntime.Session.next_expiry`,
 the queues' min-runtimes :meth:`~minruntime.Session.resolve`. The renderers (``_table``,
@@ -26,8 +25,7 @@ from typing import Final
 import attrs
 
 from minruntime.config import Config
-from minruntime.decisions import Action, Decision, Resolution, Selection
-from minruntime.durations import MinRuntime
+from minruntime.decisions import Action, Decision, ProtectionStatus, Resolution, Selection
 from minruntime.errors import MinRuntimeError
 from minruntime.jobs import Job, TaskLike, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob
@@ -39,7 +37,6 @@ __all__ = [
     "ACTIONS",
     "JobEntry",
     "NotPending",
-    "OwnProtection",
     "Plan",
     "PreemptorEntry",
     "QueueEntry",
@@ -90,28 +87,6 @@ class PreemptorEntry:
 
 
 @attrs.frozen(kw_only=True)
-class OwnProtection:
-    """A job's protection from preempt in its own queue: the Session's three answers."""
-
-    resolution: Resolution
-    """Its preempt min-runtime and the queue it comes from (:meth:`Session.resolve`)."""
-    protected_until: datetime | None
-    """When that protection ends (:meth:`Session.protected_until`)."""
-    protected: bool
-    """Whether it protects the job now (:meth:`Session.is_protected`)."""
-
-    @property
-    def min_runtime(self) -> MinRuntime:
-        """The preempt min-runtime."""
-        return self.resolution.min_runtime
-
-    @property
-    def source(self) -> str | None:
-        """The queue whose setting it is, ``None`` for the node-pool default."""
-        return self.resolution.source
-
-
-@attrs.frozen(kw_only=True)
 class Verdict:
     """The preemptor's answer for one running job."""
 
@@ -129,8 +104,9 @@ class JobEntry:
     """One running job: what it is, its own protection, and the preemptor's verdict on it."""
 
     job: SnapshotJob
-    own: OwnProtection
-    """Its protection from preempt in its own queue."""
+    own: ProtectionStatus
+    """Its protection from preempt in its own queue (:meth:`Session.protection`, the job
+    itself the preemptor)."""
     verdict: Verdict | None = None
 
     @property
@@ -321,15 +297,6 @@ def preemptor_entry(preemptor: SnapshotJob | Job) -> PreemptorEntry:
     return PreemptorEntry(job=job, hypothetical=hypothetical, pending=pending)
 
 
-def _own(session: Session, job: Job) -> OwnProtection:
-    """A job's protection from preempt in its own queue (a preemptor there: the job itself)."""
-    return OwnProtection(
-        resolution=session.resolve(Action.PREEMPT, job.queue, job.queue),
-        protected_until=session.protected_until(Action.PREEMPT, job, job),
-        protected=session.is_protected(Action.PREEMPT, job, job),
-    )
-
-
 def build_report(
     snapshot: Snapshot,
     now: datetime,
@@ -382,7 +349,11 @@ def build_report(
                 rank=ranks.get(entry.id),
             )
     jobs = tuple(
-        JobEntry(job=entry, own=_own(session, entry.job), verdict=verdicts.get(entry.id))
+        JobEntry(
+            job=entry,
+            own=session.protection(Action.PREEMPT, entry.job, entry.job),
+            verdict=verdicts.get(entry.id),
+        )
         for entry in victims
     )
     return Report(

@@ -13,8 +13,8 @@ from typing import Final, TextIO
 
 from minruntime.cli._example import tree_drawing
 from minruntime.cli._format import WIDTH, cell, escape, iso, short, table, work_hours
-from minruntime.cli._report import JobEntry, OwnProtection, Plan, Report, Verdict
-from minruntime.decisions import Decision, Resolution
+from minruntime.cli._report import JobEntry, Plan, Report, Verdict
+from minruntime.decisions import Decision, ProtectionStatus, Resolution
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import QueueTree
 
@@ -32,7 +32,7 @@ def _sources_text(sources: Sequence[str]) -> str:
     return ", ".join(names) or "-"
 
 
-def _from(resolution: Resolution | Decision | OwnProtection) -> str:
+def _from(resolution: Resolution | Decision | ProtectionStatus) -> str:
     return f"{resolution.min_runtime} ({resolution.source or 'default'})"
 
 
