@@ -1,10 +1,11 @@
 """The report of ``minruntime explain``: typed values built from the Session's own answers.
 
 Every value here is an answer of :class:`~minruntime.Session`, asked once per question: a
-job's own protection is :meth:`~minruntime.Session.protection`, each
-victim's verdict an :meth:`~minruntime.Session.explain` decision, the order is :meth:`~minruntime.Session.rank_victims`, the plan is
-:meth:`~minruntime.Session.select`, the retry time :meth:`~minruntime.Session.next_expiry`,
-the queues' min-runtimes :meth:`~minruntime.Session.resolve`. The renderers (``_table``,
+job's own protection is :meth:`~minruntime.Session.protection`, each victim's verdict an
+:meth:`~minruntime.Session.explain` decision, the order is
+:meth:`~minruntime.Session.rank_victims`, the plan is :meth:`~minruntime.Session.select`, the
+retry time :meth:`~minruntime.Session.next_expiry`, the queues' min-runtimes
+:meth:`~minruntime.Session.resolve`. The renderers (``_table``,
 ``_json``, ``_timeline``) only format these values; nothing here or there restates a rule.
 
 >>> from datetime import UTC
