@@ -450,11 +450,7 @@ class Session:
         >>> session.protected_until("preempt", Job("p", "q"), Job("v", "q", start_time=0)).isoformat()
         '1970-01-01T01:00:00+00:00'
         """
-        victim_facts = self._fact(victim)
-        found, resolution, settings = self._protection(
-            _action(action), self._fact(preemptor), victim_facts
-        )
-        return self._until(victim_facts, found, resolution, settings)
+        return self.protection(action, preemptor, victim).protected_until
 
     def protection(
         self, action: Action | str, preemptor: JobLike, victim: JobLike

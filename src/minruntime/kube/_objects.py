@@ -25,7 +25,6 @@ READ_KINDS: Final = ("Queue", "PodGroup", "Pod", "PriorityClass", "ConfigMap", "
 _KINDS: Final = {kind.lower(): kind for kind in READ_KINDS}
 _CORE_KINDS: Final = frozenset({"Pod", "PriorityClass", "ConfigMap"})
 _DEDUPLICATED_KINDS: Final = frozenset({"Queue", "PodGroup", "Pod", "PriorityClass"})
-_LOWER_KINDS: Final = frozenset(_KINDS)
 
 
 def _left_out(obj: Object, field: str, message: str, problems: list[Problem]) -> bool:
@@ -132,7 +131,7 @@ def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]
     for obj in objects:
         kind = obj.get("kind")
         if kind != "Pod":  # pods come by the hundred thousand: a kind is_read always admits
-            if kind in READ_KINDS or (isinstance(kind, str) and kind.lower() in _LOWER_KINDS):
+            if kind in READ_KINDS or (isinstance(kind, str) and kind.lower() in _KINDS):
                 ours = True
             if not is_read(obj, problems):
                 continue
