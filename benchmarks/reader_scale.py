@@ -7,18 +7,23 @@ objects; realistic fields: metadata with labels, annotations, owner references a
 time, spec, status), then measures side by side, in
 one run:
 
-- ``json.load`` of the file: the floor, time and peak memory (tracemalloc);
-- the reader: ``load_objects`` + ``read_snapshot`` of the file's text (what the command calls);
+- ``json.load`` of the file with the collector off: the floor, time and peak memory
+  (tracemalloc). A parse builds no reference cycle, so the collector's walks during it find
+  nothing: a program that only loads the file need not pay for them, and the command does not
+  (docs/decisions/explain-works-without-the-collector.md);
+- ``json.load`` as a program calls it by default, the collector on (for comparison);
+- the reader: ``load_objects`` + ``read_snapshot`` of the file's text (what the command calls),
+  with the collector on (the library leaves it as the process has it);
 - the whole ``minruntime explain FILE`` (in-process ``main``, output to a null stream), also with
   ``--preemptor`` and ``--output json``.
 
 Every time is the best of ``--repeat`` runs, the cases interleaved (so that a busy moment of a
 shared machine hits each alike); memory is measured in separate runs (tracemalloc slows what it
-traces). Then, where the time goes: ``json.load`` and each command once more, the command's
-stages (read and parse, read the objects, the report, the output) timed in the process with the
-collector's time in each, taken from ``gc.callbacks``. Targets (issue 19): explain at most 2x ``json.load``'s time (3x with
-``--preemptor`` and JSON output), memory at most 2x its peak. Prints a table and writes
-``benchmarks/reader_scale.json`` and ``benchmarks/reader_scale.md``.
+traces). Then, where the time goes: the floor and each command once more, the command's stages
+(read and parse, read the objects, the report, the output) timed in the process. Targets
+(issue 19): explain at most 2x the floor's time (3x with ``--preemptor`` and JSON output),
+memory at most 2x its peak. Prints a table and writes ``benchmarks/reader_scale.json`` and
+``benchmarks/reader_scale.md``.
 """
 
 from __future__ import annotations
@@ -177,6 +182,19 @@ def _peak(fn: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
+def _quiet_load(path: str) -> object:
+    """The floor: ``json.load`` of the file with the collector off (the document is freed, as
+    the command frees its own, within the time of whoever calls this)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _explain(path: str, *extra: str) -> Callable[[], object]:
     def run() -> int:
         out, err = io.StringIO(), io.StringIO()
@@ -195,45 +213,28 @@ _STAGES = ("read_sources", "read_snapshot", "build_report")
 or the JSON data and text) is the rest of the command's time."""
 
 
-def _stages(path: str, *extra: str) -> dict[str, dict[str, float]]:
-    """One run of ``json.load``, then of the command, its stages timed in the process (each
-    stage function of ``minruntime.cli`` wrapped for the run) with the collector's time in each
-    (``gc.callbacks``)."""
-    current = ["json.load"]
+def _stages(path: str, *extra: str) -> dict[str, float]:
+    """One run of the floor, then of the command, its stages timed in the process (each stage
+    function of ``minruntime.cli`` wrapped for the run): seconds by stage."""
     spent: dict[str, float] = {}
-    collecting: dict[str, float] = {}
-    started = [0.0]
-
-    def collector(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            started[0] = time.perf_counter()
-        else:
-            stage = current[0]
-            collecting[stage] = collecting.get(stage, 0.0) + time.perf_counter() - started[0]
 
     def timed(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def stage(*args: Any, **kwargs: Any) -> Any:
-            current[0] = name
             start = time.perf_counter()
             try:
                 return function(*args, **kwargs)
             finally:
                 spent[name] = spent.get(name, 0.0) + time.perf_counter() - start
-                current[0] = "output"
 
         return stage
 
     originals = {name: getattr(cli, name) for name in _STAGES}
     gc.collect()
-    gc.callbacks.append(collector)
+    start = time.perf_counter()
+    _quiet_load(path)
+    spent["floor"] = time.perf_counter() - start
+    gc.collect()
     try:
-        start = time.perf_counter()
-        with open(path, encoding="utf-8") as handle:
-            json.load(handle)
-        spent["json.load"] = time.perf_counter() - start
-        current[0] = "between"  # the collection below is neither's
-        gc.collect()
-        current[0] = "output"
         for name, function in originals.items():
             setattr(cli, name, timed(name, function))
         start = time.perf_counter()
@@ -242,14 +243,9 @@ def _stages(path: str, *extra: str) -> dict[str, dict[str, float]]:
     finally:
         for name, function in originals.items():
             setattr(cli, name, function)
-        gc.callbacks.remove(collector)
     spent["output"] = total - sum(spent[name] for name in _STAGES)
     spent["command"] = total
-    collecting["command"] = sum(collecting.get(name, 0.0) for name in (*_STAGES, "output"))
-    return {
-        name: {"seconds": seconds, "collector_seconds": collecting.get(name, 0.0)}
-        for name, seconds in spent.items()
-    }
+    return spent
 
 
 def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str, Any]:
@@ -272,6 +268,9 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
         del cluster
         size = os.path.getsize(path)
 
+        def floor() -> object:
+            return _quiet_load(path)
+
         def load() -> object:
             with open(path, encoding="utf-8") as handle:
                 return json.load(handle)
@@ -292,6 +291,7 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
         }
         del snapshot
         cases: dict[str, Callable[[], object]] = {
+            "floor": floor,
             "json.load": load,
             "reader": reader,
             "explain": _explain(path),
@@ -311,10 +311,8 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
             ("explain --preemptor --output json", ("--preemptor", pending, "--output", "json")),
         ):
             runs = [_stages(path, *extra) for _ in range(repeat)]
-            stages[name] = min(
-                runs, key=lambda r: r["command"]["seconds"] / r["json.load"]["seconds"]
-            )
-    floor_s, floor_m = seconds["json.load"], peaks["json.load"]
+            stages[name] = min(runs, key=lambda r: r["command"] / r["floor"])
+    floor_s, floor_m = seconds["floor"], peaks["floor"]
     results = {
         "scale": scale,
         "counts": counts,
@@ -348,6 +346,21 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
     return results
 
 
+_CASES = {
+    "floor": "`json.load`, the collector off (the floor)",
+    "json.load": "`json.load`, the collector on",
+    "reader": "the reader, the collector on",
+}
+_STAGE_NAMES = {
+    "floor": "the floor",
+    "read_sources": "read and parse",
+    "read_snapshot": "read the objects",
+    "build_report": "the report",
+    "output": "the output",
+    "command": "the whole command",
+}
+
+
 def _table(results: dict[str, Any]) -> str:
     counts = results["counts"]
     loads = results["machine"]["load_average"]
@@ -361,42 +374,29 @@ def _table(results: dict[str, Any]) -> str:
         f"{results['machine']['python']}, {results['machine']['cpus']} CPUs, load average "
         f"{load} at the start.",
         "",
-        "| case | time | x json.load | peak memory | x json.load |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| case | time | x floor | x `json.load`, the collector on | peak memory | x floor |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    loaded = results["cases"]["json.load"]["seconds"]
     for name, case in results["cases"].items():
         lines.append(
-            f"| {name if name == 'reader' else f'`{name}`'} | {case['seconds']:.2f} s | {case['time_ratio']:.2f} | "
+            f"| {_CASES.get(name, f'`{name}`')} | {case['seconds']:.2f} s | "
+            f"{case['time_ratio']:.2f} | {case['seconds'] / loaded:.2f} | "
             f"{case['peak_bytes'] / 2**20:.0f} MiB | {case['memory_ratio']:.2f} |"
         )
     lines += [
         "",
-        "Where the time goes: the command's stages in one run, timed in the process, with the "
-        "collector's time in each (`gc.callbacks`), in units of `json.load` timed just before "
-        f"in the same process (of {results['repeat']} such runs of each command, the one with "
-        "the lowest ratio):",
+        "Where the time goes: the command's stages in one run, timed in the process, in units of "
+        "the floor timed just before in the same process (of "
+        f"{results['repeat']} such runs of each command, the one with the lowest ratio):",
         "",
-        "| stage | `explain` | x json.load | collector | with `--preemptor`, JSON | x json.load "
-        "| collector |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| stage | `explain` | x floor | with `--preemptor`, JSON | x floor |",
+        "| --- | ---: | ---: | ---: | ---: |",
     ]
-    names = {
-        "json.load": "`json.load`",
-        "read_sources": "read and parse",
-        "read_snapshot": "read the objects",
-        "build_report": "the report",
-        "output": "the output",
-        "command": "the whole command",
-    }
-    for stage, label in names.items():
+    for stage, label in _STAGE_NAMES.items():
         cells = [label]
         for stages in results["stages"].values():
-            figures, floor = stages[stage], stages["json.load"]["seconds"]
-            cells += [
-                f"{figures['seconds']:.2f} s",
-                f"{figures['seconds'] / floor:.2f}",
-                f"{figures['collector_seconds']:.2f} s",
-            ]
+            cells += [f"{stages[stage]:.2f} s", f"{stages[stage] / stages['floor']:.2f}"]
         lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
 

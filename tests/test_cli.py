@@ -1426,7 +1426,7 @@ def test_the_timeline_marks_windows_that_go_on_beyond_its_axis(tmp_path: Path) -
 # -- the collector --------------------------------------------------------------------------------
 
 
-def test_explain_settles_the_parsed_snapshot_and_runs_without_the_collector_then_undoes_it(
+def test_explain_runs_without_the_collector_from_the_parse_on_then_puts_it_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import gc
@@ -1455,17 +1455,24 @@ def test_explain_settles_the_parsed_snapshot_and_runs_without_the_collector_then
     gc.collect()
     assert (gc.get_freeze_count(), gc.isenabled()) == (0, True)
     assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
-    # the parse runs with the collector as usual; then the parsed objects are out of its walks
-    # and it is off while they are read and reported on; everything is back once it ends
-    assert seen["parsing"] == (0, True)
-    assert seen["reading"][0] > 0
-    assert seen["reading"][1] is False
-    assert seen["reporting"][1] is False
+    # off while the input is parsed, read and reported on; nothing frozen; on once it ends
+    assert seen == {"parsing": (0, False), "reading": (0, False), "reporting": (0, False)}
     assert (gc.get_freeze_count(), gc.isenabled()) == (0, True)
 
 
+def test_explain_puts_the_collector_back_when_it_fails(tmp_path: Path) -> None:
+    import gc
+
+    path = tmp_path / "bad.json"
+    path.write_text('{"kind": "Queue", "kind": "Pod"}', encoding="utf-8")
+    result = run(["explain", str(path)])
+    assert result.status == 1
+    assert "duplicate key 'kind'" in result.err
+    assert gc.isenabled()
+
+
 @pytest.mark.parametrize("extra", [[], ["--preemptor", FINETUNE, "--output", "json"]])
-def test_what_explain_builds_once_its_input_is_parsed_holds_no_reference_cycle(
+def test_what_explain_builds_holds_no_reference_cycle(
     monkeypatch: pytest.MonkeyPatch, extra: list[str]
 ) -> None:
     """The collector is off from the parse to the end of the command: nothing built there may
@@ -1475,17 +1482,28 @@ def test_what_explain_builds_once_its_input_is_parsed_holds_no_reference_cycle(
     import minruntime.cli as cli
 
     found: list[int] = []
+    parse = getattr(cli, "read_sources")  # noqa: B009
     work = getattr(cli, "_explain_objects")  # noqa: B009
+
+    def parsing(*args: Any, **kwargs: Any) -> Any:
+        gc.collect()  # what the test and the command's start left
+        gc.freeze()  # from here on, a collection finds only what the command builds
+        parsed = parse(*args, **kwargs)
+        found.append(gc.collect())
+        return parsed
 
     def working(*args: Any, **kwargs: Any) -> Any:
         status = work(*args, **kwargs)
-        # what existed before the command's work is frozen: this finds only what it built
         found.append(gc.collect())
         return status
 
+    monkeypatch.setattr(cli, "read_sources", parsing)
     monkeypatch.setattr(cli, "_explain_objects", working)
-    assert run(["explain", "--now", EXAMPLE_INSTANT, *extra]).status == 0
-    assert found == [0]
+    try:
+        assert run(["explain", "--now", EXAMPLE_INSTANT, *extra]).status == 0
+    finally:
+        gc.unfreeze()
+    assert found == [0, 0]
 
 
 def test_explain_leaves_a_collector_that_was_off_off() -> None:
@@ -1499,32 +1517,18 @@ def test_explain_leaves_a_collector_that_was_off_off() -> None:
         gc.enable()
 
 
-def test_explain_leaves_the_collector_alone_where_something_else_froze_objects(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_explain_leaves_what_something_else_froze_frozen() -> None:
     import gc
 
-    import minruntime.cli as cli
-
-    seen: list[tuple[int, bool]] = []
-    build = getattr(cli, "build_report")  # noqa: B009
-
-    def building(*args: Any, **kwargs: Any) -> Any:
-        seen.append((gc.get_freeze_count(), gc.isenabled()))
-        return build(*args, **kwargs)
-
-    monkeypatch.setattr(cli, "build_report", building)
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
         assert frozen > 0
         assert run(["explain", "--now", EXAMPLE_INSTANT]).status == 0
-        # nothing more frozen by the command (frozen objects may die: the count may fall),
-        # and the collector left on
-        [(during, enabled)] = seen
-        assert 0 < during <= frozen
-        assert enabled is True
-        assert 0 < gc.get_freeze_count() <= during  # and nothing unfrozen: not the command's
+        # nothing unfrozen (frozen objects may die: the count may fall, never rise), and the
+        # collector on again
+        assert 0 < gc.get_freeze_count() <= frozen
+        assert gc.isenabled()
     finally:
         gc.unfreeze()
 

@@ -139,8 +139,8 @@ def _explain(
     now = parse_now(
         args.now, EXAMPLE_NOW if not args.snapshots else clock_now.replace(microsecond=0)
     )
-    objects, sources, origins = read_sources(args.snapshots, stdin)
-    with _settled():  # the parsed snapshot, and all the command builds from it
+    with _without_collector():  # the parse, and all the command builds from what it parsed
+        objects, sources, origins = read_sources(args.snapshots, stdin)
         status = _explain_objects(args, objects, sources, origins, now, out, err)
         # freed while the collector is still off: once it is back, it walks only what is left
         del objects
@@ -148,31 +148,23 @@ def _explain(
 
 
 @contextlib.contextmanager
-def _settled() -> Iterator[None]:
-    """Within the block, what exists when it starts is out of the collector's walks
-    (``gc.freeze``), and the collector is off.
+def _without_collector() -> Iterator[None]:
+    """Within the block, the cyclic garbage collector is off; as it was once the block ends.
 
-    The command enters it once it has parsed its input (millions of dicts at cluster scale):
-    the parsed document lives until the command ends and holds no reference cycle, and what
-    the reader, the report and the output build from it holds none either (a test holds it),
-    so the collector's walks would find nothing. Without this, every full collection that
-    the reader's and the report's objects trigger walks the whole parsed document again. The
-    parse itself runs with the collector as usual. In a process where something else has
-    frozen objects, the collector is left as it is: unfreezing would undo that too; where it
-    is off already, it stays off.
+    The command parses its input and reads, reports on and writes what it parsed within it
+    (millions of dicts and lists at cluster scale). None of that holds a reference cycle (the
+    parsed document is JSON data; two tests hold it for the rest), so every object is freed by
+    reference counting the moment nothing refers to it, and the collector's walks would find
+    nothing: each full collection would only walk everything built so far again. Where the
+    collector is off already, it stays off (docs/decisions/explain-works-without-the-collector.md).
     """
-    if gc.get_freeze_count():
-        yield
-        return
     enabled = gc.isenabled()
-    gc.freeze()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
             gc.enable()
-        gc.unfreeze()
 
 
 def _explain_objects(
@@ -226,9 +218,9 @@ def main(
     ``now`` is the current time for ``--now``'s default; the command reads the clock once,
     here, when it is not given. When the reader of the output goes away (``minruntime explain
     | head``), the command stops quietly with status 141, as a program killed by SIGPIPE would.
-    Once it has parsed its input, what it has read is out of the garbage collector's walks
-    (``gc.freeze``) and the collector is off (docs/decisions/explain-settles-what-it-read.md);
-    both are put back before ``main`` returns.
+    While it reads its input and explains it, the garbage collector is off
+    (docs/decisions/explain-works-without-the-collector.md); it is put back before ``main``
+    returns.
     """
     stdin = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
