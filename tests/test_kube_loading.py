@@ -67,6 +67,34 @@ def test_a_yaml_merge_key_may_be_overridden() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ('{"kind": "List", "items": [{"kind": "Queue", "metadata": {"name": "a"}}]}', 1),
+        ("".join(f"kind: Queue\nmetadata: {{name: q{i}}}\n---\n" for i in range(50)), 50),
+        ("a: &a [1, 2]\nb: *a\n---\nkind: List\nitems: [{kind: Queue}, {kind: Pod}]\n", 3),
+    ],
+    ids=["json", "yaml-stream", "yaml-aliases"],
+)
+def test_loading_leaves_nothing_for_the_collector(text: str, count: int) -> None:
+    """``minruntime explain`` parses with the collector off: a parse may make no reference
+    cycle (a closure that calls itself, a class built per load), or it would stay until the
+    command ends, per document."""
+    import gc
+
+    if not text.startswith("{"):
+        pytest.importorskip("yaml")
+    load_objects(text)  # what is built once, on first use, is not the parse's garbage
+    gc.collect()
+    gc.disable()
+    try:
+        objects = load_objects(text)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert len(objects) == count
+
+
 @pytest.mark.parametrize("text", ["", "  \n", "---\n", "# nothing\n"])
 def test_empty_input_is_an_error(text: str) -> None:
     if text.strip() and text.strip() != "" and not text.lstrip().startswith(("[", "{")):

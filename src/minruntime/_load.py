@@ -31,6 +31,7 @@ minruntime._load.DocumentError: duplicate key 'kind' at line 2 (a mapping holds 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import math
@@ -241,14 +242,13 @@ def _key(key: object) -> str:
     return text if len(text) <= 80 else f"{text[:60]}...({len(text)} characters)"
 
 
-def _yaml_loader() -> Any:
-    """A SafeLoader subclass with the bounds; built on first use (PyYAML is optional)."""
-    try:
-        yaml = importlib.import_module("yaml")
-    except ImportError:
-        raise NoYAML("reading YAML needs PyYAML: pip install PyYAML") from None
+@functools.cache
+def _yaml_loader(yaml: Any) -> Any:
+    """A SafeLoader subclass of the module ``yaml`` with the bounds; built once per module, on
+    first use (a class is a reference cycle, garbage for the collector if it were built for
+    every load)."""
 
-    class Loader(yaml.SafeLoader):  # type: ignore[name-defined,misc]
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]
         """SafeLoader with bounded depth and alias expansion; timestamps stay text."""
 
         def __init__(self, stream: str) -> None:
@@ -311,39 +311,40 @@ def _yaml_loader() -> Any:
 
 def _check_expansion(root: Any, yaml: Any) -> None:
     """Refuse a node graph that expands to more than MAX_NODES values, or that has a cycle."""
-    sizes: dict[int, int] = {}
-    in_progress: set[int] = set()
-
-    def size(node: Any) -> int:  # depth is bounded by MAX_DEPTH, so recursion is safe
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        if key in in_progress:
-            raise OutOfBounds("an alias refers to a node that contains it (a cycle)")
-        total = 1
-        if isinstance(node, yaml.SequenceNode):
-            in_progress.add(key)
-            for child in node.value:
-                total += size(child)
-                if total > MAX_NODES:
-                    break
-            in_progress.discard(key)
-        elif isinstance(node, yaml.MappingNode):
-            in_progress.add(key)
-            for child_key, child_value in node.value:
-                total += size(child_key) + size(child_value)
-                if total > MAX_NODES:
-                    break
-            in_progress.discard(key)
-        if total > MAX_NODES:
-            raise OutOfBounds(
-                f"its aliases expand to more than {MAX_NODES} values (an alias bomb?)"
-            )
-        sizes[key] = total
-        return total
-
     if root is not None:
-        size(root)
+        _expanded_size(root, {}, set(), yaml)
+
+
+def _expanded_size(node: Any, sizes: dict[int, int], in_progress: set[int], yaml: Any) -> int:
+    """How many values ``node`` expands to, its aliases followed (each node's size kept in
+    ``sizes``). A module function, not a closure: a closure that calls itself is a reference
+    cycle, garbage for the collector after every document, and the command reads its input
+    with the collector off. Its depth is bounded by MAX_DEPTH, so recursion is safe."""
+    key = id(node)
+    if key in sizes:
+        return sizes[key]
+    if key in in_progress:
+        raise OutOfBounds("an alias refers to a node that contains it (a cycle)")
+    total = 1
+    if isinstance(node, yaml.SequenceNode):
+        in_progress.add(key)
+        for child in node.value:
+            total += _expanded_size(child, sizes, in_progress, yaml)
+            if total > MAX_NODES:
+                break
+        in_progress.discard(key)
+    elif isinstance(node, yaml.MappingNode):
+        in_progress.add(key)
+        for child_key, child_value in node.value:
+            total += _expanded_size(child_key, sizes, in_progress, yaml)
+            total += _expanded_size(child_value, sizes, in_progress, yaml)
+            if total > MAX_NODES:
+                break
+        in_progress.discard(key)
+    if total > MAX_NODES:
+        raise OutOfBounds(f"its aliases expand to more than {MAX_NODES} values (an alias bomb?)")
+    sizes[key] = total
+    return total
 
 
 def load_yaml(text: str) -> list[Any]:
@@ -358,8 +359,11 @@ def load_yaml(text: str) -> list[Any]:
     >>> load_yaml("a: &x [1, 2]\\nb: *x\\n")
     [{'a': [1, 2], 'b': [1, 2]}]
     """
-    loader_class = _yaml_loader()
-    yaml = importlib.import_module("yaml")
+    try:
+        yaml = importlib.import_module("yaml")  # PyYAML is optional
+    except ImportError:
+        raise NoYAML("reading YAML needs PyYAML: pip install PyYAML") from None
+    loader_class = _yaml_loader(yaml)
     loader = None
     try:
         loader = loader_class(text)  # the reader refuses some characters here already
