@@ -29,6 +29,7 @@ memory at most 2x its peak. Prints a table and writes ``benchmarks/reader_scale.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import io
 import json
@@ -182,17 +183,18 @@ def _peak(fn: Callable[[], object]) -> int:
         tracemalloc.stop()
 
 
+def _load(path: str) -> object:
+    """``json.load`` of the file, as a program calls it (the collector as the process has it)."""
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
 def _quiet_load(path: str) -> object:
-    """The floor: ``json.load`` of the file with the collector off (the document is freed, as
-    the command frees its own, within the time of whoever calls this)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    finally:
-        if enabled:
-            gc.enable()
+    """The floor: :func:`_load` with the collector off, switched off and back as the command
+    switches it (the document is freed, as the command frees its own, within the time of
+    whoever calls this)."""
+    with cli._without_collector():
+        return _load(path)
 
 
 def _explain(path: str, *extra: str) -> Callable[[], object]:
@@ -268,13 +270,6 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
         del cluster
         size = os.path.getsize(path)
 
-        def floor() -> object:
-            return _quiet_load(path)
-
-        def load() -> object:
-            with open(path, encoding="utf-8") as handle:
-                return json.load(handle)
-
         def reader() -> object:
             with open(path, encoding="utf-8") as handle:
                 return read_snapshot(load_objects(handle.read(), origin=path), now=NOW)
@@ -291,8 +286,8 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
         }
         del snapshot
         cases: dict[str, Callable[[], object]] = {
-            "floor": floor,
-            "json.load": load,
+            "floor": functools.partial(_quiet_load, path),
+            "json.load": functools.partial(_load, path),
             "reader": reader,
             "explain": _explain(path),
             "explain --preemptor --output json": _explain(

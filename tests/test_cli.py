@@ -1356,9 +1356,9 @@ def test_the_timeline_on_the_operators_page_is_what_its_command_writes(tmp_path:
 
 def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command builds its report from the Session's answers, one call per question: each
-    job's own protection (whether now, until when, under which MR), the preemptor's decision on
-    it, the evictable pods of each allowed victim, per action one ranking, one selection and one
-    retry time, and each queue's three min-runtimes."""
+    job's own protection (whether now, until when, under which min-runtime), the preemptor's
+    decision on it, the evictable pods of each allowed victim, per action one ranking, one
+    selection and one retry time, and each queue's three min-runtimes."""
     from minruntime.session import Session
 
     calls: dict[str, int] = {}

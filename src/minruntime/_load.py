@@ -266,7 +266,8 @@ def _yaml_loader(yaml: Any) -> Any:
 
         def compose_document(self) -> Any:
             node = super().compose_document()
-            _check_expansion(node, yaml)
+            if node is not None:  # refuse an alias bomb, or an alias that contains itself
+                _expanded_size(node, {}, set(), yaml)
             return node
 
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
@@ -309,17 +310,12 @@ def _yaml_loader(yaml: Any) -> Any:
     return Loader
 
 
-def _check_expansion(root: Any, yaml: Any) -> None:
-    """Refuse a node graph that expands to more than MAX_NODES values, or that has a cycle."""
-    if root is not None:
-        _expanded_size(root, {}, set(), yaml)
-
-
 def _expanded_size(node: Any, sizes: dict[int, int], in_progress: set[int], yaml: Any) -> int:
     """How many values ``node`` expands to, its aliases followed (each node's size kept in
-    ``sizes``). A module function, not a closure: a closure that calls itself is a reference
-    cycle, garbage for the collector after every document, and the command reads its input
-    with the collector off. Its depth is bounded by MAX_DEPTH, so recursion is safe."""
+    ``sizes``); refuses more than MAX_NODES, or an alias to a node that contains it. A module
+    function, not a closure: a closure that calls itself is a reference cycle, garbage for the
+    collector after every document, and the command reads its input with the collector off.
+    Its depth is bounded by MAX_DEPTH, so recursion is safe."""
     key = id(node)
     if key in sizes:
         return sizes[key]

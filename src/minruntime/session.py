@@ -455,7 +455,7 @@ class Session:
     def protection(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
     ) -> ProtectionStatus:
-        """Whether ``victim`` is protected now, by what, until when, under which MR: the
+        """Whether ``victim`` is protected now, by what, until when, under which min-runtime: the
         answers of :meth:`is_protected`, :meth:`protected_until` and :meth:`resolve` (between
         the two jobs' queues), from one evaluation of the rule. For a program that shows a
         protection rather than acts on it: :meth:`is_protected` alone is cheaper.
