@@ -138,10 +138,10 @@ def test_protection_of_a_job_within_its_min_runtime() -> None:
     status = session().protection(Action.PREEMPT, PREEMPTOR, recent)
     assert status == ProtectionStatus(
         resolution=Resolution(MinRuntime("10m"), "a"),
-        protected=True,
         protected_until=NOW + timedelta(minutes=5),
         protected_by=ProtectionKind.MIN_RUNTIME,
     )
+    assert status.protected is True
     assert (status.min_runtime, status.source) == (MinRuntime("10m"), "a")
 
 
@@ -149,10 +149,10 @@ def test_protection_of_a_job_past_its_min_runtime_says_when_it_ended() -> None:
     status = session().protection("reclaim", RECLAIMER, job())  # reclaim 'b' -> 'a': 30m of 'org'
     assert status == ProtectionStatus(
         resolution=Resolution(MinRuntime("30m"), "org"),
-        protected=False,
         protected_until=LONG_AGO + timedelta(minutes=30),
         protected_by=None,
     )
+    assert status.protected is False
 
 
 def test_protection_without_a_start_time_and_under_never() -> None:

@@ -150,29 +150,38 @@ class ProtectionStatus:
 
     Attributes:
         resolution: the resolved min-runtime and the queue whose setting it is.
-        protected: whether the victim is protected now, fundamentals aside.
         protected_until: when its protection ends (``FOREVER`` for never, ``None`` without a
             start time); unprotected, when its effective min-runtime ended.
-        protected_by: what protects it now, or ``None``.
+        protected_by: what protects it now, or ``None`` (then :attr:`protected` is false).
 
     >>> from minruntime import MinRuntime
     >>> status = ProtectionStatus(resolution=Resolution(MinRuntime("1h"), "team"),
-    ...                           protected=False, protected_until=None)
-    >>> status.min_runtime, status.source
-    (MinRuntime('1h'), 'team')
+    ...                           protected_until=None)
+    >>> status.min_runtime, status.source, status.protected
+    (MinRuntime('1h'), 'team', False)
     """
 
     resolution: Resolution
-    protected: bool
     protected_until: datetime | None
     protected_by: ProtectionKind | None = None
+
+    @property
+    def protected(self) -> bool:
+        """Whether the victim is protected now, fundamentals aside: something protects it.
+
+        >>> from minruntime import MinRuntime
+        >>> ProtectionStatus(resolution=Resolution(MinRuntime("1h"), None), protected_until=None,
+        ...                  protected_by=ProtectionKind.MIN_RUNTIME).protected
+        True
+        """
+        return self.protected_by is not None
 
     @property
     def min_runtime(self) -> MinRuntime:
         """The resolved min-runtime.
 
         >>> from minruntime import MinRuntime
-        >>> ProtectionStatus(resolution=Resolution(MinRuntime(0), None), protected=False,
+        >>> ProtectionStatus(resolution=Resolution(MinRuntime(0), None),
         ...                  protected_until=None).min_runtime
         MinRuntime('0s')
         """
@@ -183,7 +192,7 @@ class ProtectionStatus:
         """The queue whose setting the min-runtime is, ``None`` for the node-pool default.
 
         >>> from minruntime import MinRuntime
-        >>> print(ProtectionStatus(resolution=Resolution(MinRuntime(0), None), protected=False,
+        >>> print(ProtectionStatus(resolution=Resolution(MinRuntime(0), None),
         ...                        protected_until=None).source)
         None
         """

@@ -474,7 +474,6 @@ class Session:
         )
         return ProtectionStatus(
             resolution=resolution,
-            protected=found.kind is not None,
             protected_until=self._until(victim_facts, found, resolution, settings),
             protected_by=found.kind,
         )
