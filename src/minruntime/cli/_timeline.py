@@ -5,10 +5,13 @@ never last, jobs without a start time at the bottom): its name in the left colum
 its start to the end of its protection (the preemptor's decision when there is one, else its
 protection from preempt in its own queue), and in the right column when that ends. A bar is
 orange while the job is protected, blue once it may go, grey when refused for another reason
-(non-preemptible, not lower priority, ...); a notch at an end of the axis says the window goes on
-beyond it. A vertical line marks ``now``, a dashed one the retry
-time. Text sits in its own column or row, so no two labels can overlap; the picture is 1280
-pixels wide and uses only the viewer's own fonts: no script, style sheet or font is fetched.
+(non-preemptible, not lower priority, ...); a small triangle at an end of the axis says the
+window goes on beyond it. A vertical line marks ``now``, a dashed one the retry time. When the
+windows span more than three hours, the hour either side of ``now`` takes two thirds of the
+axis and the hours beyond it (at most six each side) share the rest, drawn compressed on a
+shaded ground. The legend names every mark the picture holds. Text sits in its own column or
+row, so no two labels can overlap, and inside the picture; the picture is 1280 pixels wide
+and uses only the viewer's own fonts: no script, style sheet or font is fetched.
 
 >>> from minruntime.kube import read_snapshot
 >>> from minruntime.cli._report import build_report
@@ -44,8 +47,9 @@ NARROWEST: Final = 640
 _FONT: Final = 12
 _CHAR: Final = 7.3
 """The advance of one character of a 12 px monospace font (0.6 em, with a margin)."""
-_RIGHT_COLUMN: Final = 200
-"""The column after the axis that says when each protection ends (26 characters)."""
+_RIGHT_COLUMN: Final = 210
+"""The column after the axis that says when each protection ends: 26 characters and a 10-pixel
+margin each side, so that the longest ends inside the picture."""
 _TOP: Final = 70
 """The first row's top: above it, the title and the rows of the now and retry labels."""
 _ROW: Final = 22
@@ -55,8 +59,34 @@ _STEPS: Final = tuple(
     for m in (1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080, 20160, 43200)
 )
 _MIN_STEP_PX: Final = 90
-"""Ticks are at least this far apart, so that their labels never touch."""
+"""Ticks of one step are at least this far apart, so that their labels never touch."""
+_FOCUS: Final = timedelta(hours=1)
+"""Either side of ``now``: the hours that take two thirds of a compressed axis."""
+_FOCUS_SHARE: Final = 2 / 3
+_LINEAR_SPAN: Final = timedelta(hours=3)
+"""The longest window drawn on one linear scale: at 1280 pixels, three hours get the same
+room per minute as the two focus hours of a compressed axis."""
+_REACH: Final = timedelta(hours=6)
+"""The axis reaches at most this far either side of ``now``."""
+_QUARTER: Final = timedelta(minutes=15)
+_HOUR: Final = timedelta(hours=1)
 _COLOURS: Final = {"protected": "#d9822b", "eligible": "#2b6cb0", "refused": "#9aa0a6"}
+_SHADE: Final = "#eeeeee"
+"""The ground of the compressed hours."""
+_NOW: Final = "#b00020"
+_RETRY: Final = "#5b2a86"
+_INK: Final = "#1a1a1a"
+_LEGEND: Final = {
+    "protected": "protected",
+    "eligible": "may go (eligible)",
+    "refused": "refused for another reason",
+    "beyond": "goes on beyond the axis",
+    "compressed": "hours far from now, compressed",
+    "now": "now",
+    "retry": "retry time",
+}
+"""The legend's words for each mark."""
+_LEGEND_ROW: Final = 20
 
 
 @attrs.frozen
@@ -65,7 +95,7 @@ class Layout:
     (at least 40% of the width) and the end column leave, 40 characters at most.
 
     >>> Layout.of(1280)
-    Layout(width=1280, label_chars=40, plot_left=312, plot_right=1080)
+    Layout(width=1280, label_chars=40, plot_left=312, plot_right=1070)
     """
 
     width: int
@@ -125,11 +155,39 @@ def rows(report: Report) -> list[Row]:
     )
 
 
-def _window(
-    made: Sequence[Row], report: Report, layout: Layout
-) -> tuple[datetime, datetime, timedelta]:
-    """The axis: from the earliest start to the latest end (now and the retry time included),
-    at most six hours each side of now, widened to whole ticks."""
+@attrs.frozen
+class Scale:
+    """The time axis: pieces of linear scale end to end, and the ticks to label.
+
+    One piece when the window is three hours or less; else the hour either side of ``now``
+    (quarter hours widened outwards) takes two thirds of the plot and the hours beyond it share
+    the rest at one rate, ``compressed`` (each piece ``(start, end, left x, right x)``).
+    """
+
+    pieces: tuple[tuple[datetime, datetime, float, float], ...]
+    ticks: tuple[datetime, ...]
+    compressed: bool
+
+    @property
+    def first(self) -> datetime:
+        return self.pieces[0][0]
+
+    @property
+    def last(self) -> datetime:
+        return self.pieces[-1][1]
+
+    def x(self, moment: datetime) -> float:
+        """Where ``moment`` is on the axis (clipped to its ends)."""
+        clipped = min(max(moment, self.first), self.last)
+        for start, end, left, right in self.pieces:
+            if clipped <= end:
+                return left + (right - left) * ((clipped - start) / (end - start))
+        raise AssertionError("unreachable: the last piece ends at the axis's end")
+
+
+def _extent(made: Sequence[Row], report: Report) -> tuple[datetime, datetime]:
+    """From the earliest start to the latest end (now and the retry time included), at most
+    six hours each side of now, ten minutes at least."""
     now = report.now
     times = [now]
     if report.retry_at is not None:
@@ -139,24 +197,88 @@ def _window(
             times.append(row.start)
         if row.until is not None and row.until != FOREVER:
             times.append(row.until)
-    reach = timedelta(hours=6)
-    low = max(min(times), now - reach)
-    high = min(max(times), now + reach)
+    low = max(min(times), now - _REACH)
+    high = min(max(times), now + _REACH)
     if high - low < timedelta(minutes=10):
         high = low + timedelta(minutes=10)
-    span_px = layout.plot_right - layout.plot_left
+    return low, high
+
+
+def _scale(made: Sequence[Row], report: Report, layout: Layout) -> Scale:
+    """The axis of the picture: linear over the window widened to whole ticks, or, for a window
+    longer than three hours, compressed beyond the hour either side of now."""
+    low, high = _extent(made, report)
+    left, right = float(layout.plot_left), float(layout.plot_right)
+    now = report.now
+    focus_low, focus_high = _floor(now - _FOCUS, _QUARTER), _ceil(now + _FOCUS, _QUARTER)
+    before, after = low < focus_low, high > focus_high
+    start = _floor(low, _HOUR) if before else _floor(low, _QUARTER)
+    end = _ceil(high, _HOUR) if after else _ceil(high, _QUARTER)
+    focus_low, focus_high = max(focus_low, start), min(focus_high, end)
+    outer = (focus_low - start) + (end - focus_high)
+    if high - low <= _LINEAR_SPAN or (focus_high - focus_low) / (end - start) >= _FOCUS_SHARE:
+        first, last, step = _linear(low, high, right - left)
+        return Scale(((first, last, left, right),), _steps(first, last, step), compressed=False)
+    rate = (right - left) * (1 - _FOCUS_SHARE) / outer.total_seconds()  # pixels per second
+    inner_left = left + rate * (focus_low - start).total_seconds()
+    inner_right = right - rate * (end - focus_high).total_seconds()
+    pieces = [(focus_low, focus_high, inner_left, inner_right)]
+    if before:
+        pieces.insert(0, (start, focus_low, left, inner_left))
+    if after:
+        pieces.append((focus_high, end, inner_right, right))
+    ticks = [focus_low, focus_high, start, end]
+    for piece_start, piece_end, piece_left, piece_right in pieces:
+        per_second = (piece_right - piece_left) / (piece_end - piece_start).total_seconds()
+        step = next(
+            (step for step in _STEPS if per_second * step.total_seconds() >= _MIN_STEP_PX),
+            _STEPS[-1],
+        )
+        ticks += _steps(_ceil(piece_start, step), piece_end, step)
+    axis = Scale(tuple(pieces), (), compressed=True)
+    return attrs.evolve(axis, ticks=_spaced(ticks, axis, now))
+
+
+def _linear(low: datetime, high: datetime, span_px: float) -> tuple[datetime, datetime, timedelta]:
+    """One linear axis from ``low`` to ``high`` widened to whole ticks at least
+    ``_MIN_STEP_PX`` apart: its ends and its step."""
     for step in _STEPS:
-        first = _floor(low, step)
-        last = _floor(high, step) + (step if _floor(high, step) < high else timedelta(0))
+        first, last = _floor(low, step), _ceil(high, step)
         if span_px * step / (last - first) >= _MIN_STEP_PX:
             return first, last, step
     step = _STEPS[-1]
-    return _floor(low, step), _floor(high, step) + step, step
+    return _floor(low, step), _ceil(high, step), step
+
+
+def _steps(first: datetime, last: datetime, step: timedelta) -> tuple[datetime, ...]:
+    """``first``, ``first + step``, ... up to ``last``."""
+    return tuple(first + step * k for k in range(int((last - first) / step) + 1))
+
+
+def _spaced(candidates: Sequence[datetime], scale: Scale, now: datetime) -> tuple[datetime, ...]:
+    """The ticks whose labels keep 10 pixels from every label kept before them (the focus's
+    edges first, then the axis's ends); in time order."""
+    kept: list[tuple[float, int]] = []
+    chosen: set[datetime] = set()
+    for moment in candidates:
+        at, chars = scale.x(moment), len(_tick(moment, now))
+        if moment in chosen or any(
+            abs(at - x) < (chars + other) * _CHAR / 2 + 10 for x, other in kept
+        ):
+            continue
+        kept.append((at, chars))
+        chosen.add(moment)
+    return tuple(sorted(chosen))
 
 
 def _floor(moment: datetime, step: timedelta) -> datetime:
     epoch = datetime(1970, 1, 1, tzinfo=moment.tzinfo)
     return epoch + step * ((moment - epoch) // step)
+
+
+def _ceil(moment: datetime, step: timedelta) -> datetime:
+    floor = _floor(moment, step)
+    return floor if floor == moment else floor + step
 
 
 def _text(x: float, y: float, text: str, *, anchor: str = "start", css: str = "") -> str:
@@ -180,11 +302,13 @@ def _tick(moment: datetime, now: datetime) -> str:
     return utc.strftime("%H:%M" if utc.date() == now.date() else "%m-%d %H:%M")
 
 
-def _arrow(x: float, bar_top: float, direction: int) -> str:
+def _arrow(x: float, top: float, direction: int, height: float = _BAR) -> str:
     """A small dark triangle on a bar's end at the axis edge: the window goes on beyond it."""
     tip = x + 6 * direction
-    points = f"{x:.1f},{bar_top - 2:.1f} {tip:.1f},{bar_top + _BAR / 2:.1f} {x:.1f},{bar_top + _BAR + 2:.1f}"
-    return f'<polygon class="beyond" points="{points}" fill="#1a1a1a"/>'
+    points = (
+        f"{x:.1f},{top - 2:.1f} {tip:.1f},{top + height / 2:.1f} {x:.1f},{top + height + 2:.1f}"
+    )
+    return f'<polygon class="beyond" points="{points}" fill="{_INK}"/>'
 
 
 def _ends(row: Row, now: datetime) -> str:
@@ -199,21 +323,70 @@ def _ends(row: Row, now: datetime) -> str:
     return f"refused; ended {short(row.until, now)}"
 
 
+def _legend_places(kinds: Sequence[str], width: int) -> list[tuple[str, float, int]]:
+    """Where the legend's entries go: each kind, its left x and its row (from 0), in rows that
+    wrap before the picture's right margin."""
+    places: list[tuple[str, float, int]] = []
+    x, row = 10.0, 0
+    for kind in kinds:
+        entry = 20 + len(_LEGEND[kind]) * _CHAR
+        if x > 10 and x + entry > width - 10:
+            x, row = 10.0, row + 1
+        places.append((kind, x, row))
+        x += entry + 30
+    return places
+
+
+def _legend(places: Sequence[tuple[str, float, int]], top: float) -> list[str]:
+    """The legend's swatches and words; ``top`` is its first row's text baseline."""
+    parts: list[str] = []
+    for kind, x, row in places:
+        y = top + _LEGEND_ROW * row
+        if kind in _COLOURS or kind == "compressed":
+            fill = _COLOURS.get(kind, _SHADE)
+            stroke = ' stroke="#bbbbbb"' if kind == "compressed" else ""
+            parts.append(
+                f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="10" fill="{fill}"{stroke}/>'
+            )
+        elif kind == "beyond":
+            parts.append(_arrow(x + 4, y - 9, 1, height=8))
+        else:
+            dash = ' stroke-dasharray="5,3"' if kind == "retry" else ""
+            colour = _NOW if kind == "now" else _RETRY
+            parts.append(
+                f'<line x1="{x + 7:.1f}" y1="{y - 12:.1f}" x2="{x + 7:.1f}" y2="{y + 2:.1f}" '
+                f'stroke="{colour}" stroke-width="2"{dash}/>'
+            )
+        parts.append(_text(x + 20, y, _LEGEND[kind]))
+    return parts
+
+
 def timeline_svg(report: Report, width: int = WIDTH) -> str:
     """The picture as an SVG document ``width`` pixels wide (UTF-8 text, no external
     reference)."""
     layout = Layout.of(width)
     plot_left, plot_right = layout.plot_left, layout.plot_right
     made = rows(report)
-    first, last, step = _window(made, report, layout)
-    span = (last - first).total_seconds()
-
-    def x(moment: datetime) -> float:
-        clipped = min(max(moment, first), last)
-        return plot_left + (plot_right - plot_left) * (clipped - first).total_seconds() / span
-
-    height = _TOP + _ROW * max(len(made), 1) + 60
+    scale = _scale(made, report, layout)
+    x = scale.x
+    first, last = scale.first, scale.last
     now = report.now
+    axis_y = _TOP + _ROW * max(len(made), 1) + 6
+    beyond = any(
+        row.start is not None and row.until is not None and (row.start < first or row.until > last)
+        for row in made
+    )
+    kinds = [
+        "protected",
+        "eligible",
+        "refused",
+        *(["beyond"] if beyond else []),
+        *(["compressed"] if scale.compressed else []),
+        "now",
+        *(["retry"] if report.retry_at is not None else []),
+    ]
+    places = _legend_places(kinds, width)
+    height = axis_y + 54 + _LEGEND_ROW * places[-1][2]
     pre = report.preemptor
     title = (
         f"Protection windows at {short(now, now)} UTC"
@@ -223,21 +396,25 @@ def timeline_svg(report: Report, width: int = WIDTH) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="{_FONT}">',
-        "<style>text{fill:#1a1a1a} .tick{fill:#555} .now{fill:#b00020;font-weight:bold}"
-        " .retry{fill:#5b2a86;font-weight:bold}</style>",
+        f"<style>text{{fill:{_INK}}} .tick{{fill:#555}} .now{{fill:{_NOW};font-weight:bold}}"
+        f" .retry{{fill:{_RETRY};font-weight:bold}}</style>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
         _text(10, 20, cell(title, int((width - 20) / _CHAR))),
     ]
-    axis_y = _TOP + _ROW * max(len(made), 1) + 6
-    moment = first
-    while moment <= last:
+    if scale.compressed:
+        for piece_start, piece_end, left, right in scale.pieces:
+            if not piece_start <= now <= piece_end:
+                parts.append(
+                    f'<rect class="compressed" x="{left:.1f}" y="{_TOP - 4}" '
+                    f'width="{right - left:.1f}" height="{axis_y - _TOP + 4}" fill="{_SHADE}"/>'
+                )
+    for moment in scale.ticks:
         tick = x(moment)
         parts.append(
             f'<line x1="{tick:.1f}" y1="{_TOP - 4}" x2="{tick:.1f}" y2="{axis_y}" '
-            'stroke="#e3e3e3"/>'
+            'stroke="#dddddd"/>'
         )
         parts.append(_text(tick, axis_y + 16, _tick(moment, now), anchor="middle", css="tick"))
-        moment += step
     for index, row in enumerate(made):
         top = _TOP + _ROW * index
         middle = top + _ROW / 2 + 4
@@ -252,7 +429,7 @@ def timeline_svg(report: Report, width: int = WIDTH) -> str:
             f'height="{_BAR}" fill="{_COLOURS[row.state]}"/>'
         )
         bar_top = top + (_ROW - _BAR) / 2
-        if row.start < first:  # the window goes on to the left: a notch pointing there
+        if row.start < first:  # the window goes on to the left: a triangle pointing there
             parts.append(_arrow(plot_left, bar_top, -1))
         if row.until > last:  # and to the right (never included)
             parts.append(_arrow(plot_right, bar_top, 1))
@@ -263,33 +440,24 @@ def timeline_svg(report: Report, width: int = WIDTH) -> str:
     for moment, css, label, y in marks:
         at = x(moment)
         dash = ' stroke-dasharray="5,3"' if css == "retry" else ""
-        colour = "#b00020" if css == "now" else "#5b2a86"
+        colour = _NOW if css == "now" else _RETRY
         parts.append(
             f'<line class="{css}" x1="{at:.1f}" y1="{y + 4}" x2="{at:.1f}" y2="{axis_y}" '
             f'stroke="{colour}" stroke-width="2"{dash}/>'
         )
         label_x, anchor = _anchored(at, layout)
         parts.append(_text(label_x, y, label, anchor=anchor, css=css))
-    legend_y = axis_y + 40
-    legend_x = 10.0
-    for state, text in (
-        ("protected", "protected"),
-        ("eligible", "may go (eligible)"),
-        ("refused", "refused for another reason"),
-    ):
-        parts.append(
-            f'<rect x="{legend_x:.1f}" y="{legend_y - 10}" width="14" height="10" '
-            f'fill="{_COLOURS[state]}"/>'
-        )
-        parts.append(_text(legend_x + 20, legend_y, text))
-        legend_x += 20 + len(text) * _CHAR + 30
+    parts += _legend(places, axis_y + 40)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
 def html_page(svg: str, title: str) -> str:
-    """An HTML page holding ``svg`` inline: nothing else, nothing fetched."""
+    """An HTML page holding ``svg`` inline, scaled down to a narrower window: nothing else,
+    nothing fetched."""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{xml_escape(escape(title))}</title>\n</head>\n<body>\n{svg}</body>\n</html>\n"
+        f"<title>{xml_escape(escape(title))}</title>\n"
+        "<style>body{margin:0} svg{display:block;max-width:100%;height:auto}</style>\n"
+        f"</head>\n<body>\n{svg}</body>\n</html>\n"
     )
