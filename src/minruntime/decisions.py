@@ -105,7 +105,7 @@ class Resolution:
     """A resolved min-runtime and where it came from.
 
     Attributes:
-        min_runtime: the MR.
+        min_runtime: the min-runtime.
         source: the name of the queue whose setting produced it, or ``None`` for the node-pool
             default.
         unknown_queues: queue names that are not in the tree and so forced the default.
@@ -278,8 +278,8 @@ class Decision:
         preemptor: the preemptor's id. victim: the victim's id.
         allowed: whether the victim (or, for ``DEFERRED``, part of it) may be evicted.
         reason: why.
-        min_runtime: the resolved MR.
-        source: the queue whose setting produced the MR, or ``None`` for the node-pool default.
+        min_runtime: the resolved min-runtime.
+        source: the queue whose setting produced the min-runtime, or ``None`` for the node-pool default.
         notes: extra facts (for example "queue 'x' is not in the tree: default used").
         preemptibility: the victim's effective preemptibility.
         start_time: the victim's start time, or ``None``.

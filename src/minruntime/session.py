@@ -109,7 +109,7 @@ class SessionStats:
         protections: how many decisions a protection beyond min-runtime
             (docs/spec/beyond-min-runtime.md) decided, by kind value: ``"eviction-budget"``,
             ``"checkpoint-grace"``, and ``"job-request"`` (protected only because a job's own
-            request lengthened its MR), elastic victims they held to their minimum included. Empty
+            request lengthened its min-runtime), elastic victims they held to their minimum included. Empty
             when unused.
 
     >>> SessionStats(decisions={}, resolutions=3, cache_hits=2, jobs=1).cache_misses
@@ -244,7 +244,8 @@ class Session:
     # -- resolution -----------------------------------------------------------------------------
 
     def resolve(self, action: Action | str, preemptor_queue: str, victim_queue: str) -> Resolution:
-        """The MR for ``action`` between two queues, and the queue whose setting produced it.
+        """The min-runtime for ``action`` between two queues, and the queue whose setting produced
+        it.
 
         An unknown queue gives the node-pool default, and the resolution says which queue was
         unknown. For preempt the preemptor's queue does not matter.
@@ -264,7 +265,7 @@ class Session:
         return result
 
     def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
-        """The preempt MR of a victim in ``victim_queue`` (walk up from it).
+        """The preempt min-runtime of a victim in ``victim_queue`` (walk up from it).
 
         >>> from minruntime import QueueTree, Config, Queue
         >>> Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0).preempt_min_runtime("q")
@@ -273,7 +274,7 @@ class Session:
         return self._resolve(Action.PREEMPT, victim_queue, victim_queue).min_runtime
 
     def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
-        """The reclaim MR between two queues, by the configured method.
+        """The reclaim min-runtime between two queues, by the configured method.
 
         >>> from minruntime import QueueTree, Config, Queue
         >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
@@ -283,7 +284,8 @@ class Session:
         return self._resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
 
     def min_runtime_table(self, action: Action | str) -> Mapping[tuple[str, str], MinRuntime]:
-        """A mapping (preemptor queue, victim queue) -> MR for ``action`` that fills itself.
+        """A mapping (preemptor queue, victim queue) -> min-runtime for ``action`` that fills
+        itself.
 
         The fastest way to look up many pairs: a pair seen before costs one dict lookup. It
         shares this session's resolution cache; its lookups are not counted in :meth:`stats`.
@@ -298,7 +300,7 @@ class Session:
         return _Table(self._resolver, _action(action))
 
     def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
-        """The MR that applies to ``victim`` when ``preemptor`` wants its resources.
+        """The min-runtime that applies to ``victim`` when ``preemptor`` wants its resources.
 
         >>> from minruntime import QueueTree, Config, Queue, Job
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0)
@@ -427,7 +429,7 @@ class Session:
         """Whether ``victim`` is protected now, fundamentals aside.
 
         Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + MR``. With the protections beyond min-runtime in use
+        ``now < start + min_runtime``. With the protections beyond min-runtime in use
         (docs/spec/beyond-min-runtime.md), a job's own request, a spent eviction budget and the
         checkpoint grace protect too.
 
@@ -442,7 +444,7 @@ class Session:
     def protected_until(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
     ) -> datetime | None:
-        """When ``victim``'s protection ends: ``start + MR``, ``FOREVER`` for never, or ``None``
+        """When ``victim``'s protection ends: ``start + min_runtime``, ``FOREVER`` for never, or ``None``
         without a start time; with section 16 in use, the end of whatever protects it now.
 
         >>> from minruntime import QueueTree, Config, Queue, Job
@@ -481,7 +483,7 @@ class Session:
     def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
         """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
 
-        False for a never MR; true for elastic and semi-preemptible victims (the scenario
+        False for a never min-runtime; true for elastic and semi-preemptible victims (the scenario
         validator judges them); otherwise true iff not protected, by every protection
         :meth:`is_protected` names: min-runtime and, where settings turn them on, a job's own
         request, the eviction budget and the checkpoint grace (docs/spec/beyond-min-runtime.md).
@@ -565,7 +567,7 @@ class Session:
     ) -> datetime | None:
         """When the next of ``victims`` stops being protected: the time to retry.
 
-        Among the victims that pass every fundamental but are protected by a finite MR (semi-
+        Among the victims that pass every fundamental but are protected by a finite min-runtime (semi-
         preemptible ones excepted: their protection changes nothing), the earliest
         ``protected_until``; ``None`` if there is none.
 
@@ -612,7 +614,7 @@ class Session:
         core?
 
         Args:
-            action: preempt or reclaim (which MR applies).
+            action: preempt or reclaim (which min-runtime applies).
             preemptor: the pending job.
             evictions: victim job -> tasks (or task ids) to evict; a mapping or (job, tasks)
                 pairs.

@@ -14,11 +14,7 @@ YAML, a mapping with a duplicate key) and the queue tree stop the reading with a
 group's pods are read in a canonical order (creation time, then name), so that no answer
 depends on the order of the input.
 
-Its modules each hold one concern: loading documents (``_loading``) and the reference
-scheduler's snapshot archive (``_archive``), object fields (``_fields``), which objects are
-read (``_objects``), queues, priority classes, pods, pod groups and their sub-group trees,
-annotations, problems, and the snapshot that assembles them. Where the scheduler config is
-found is :func:`minruntime.config.find_scheduler_config`'s rule.
+Where the scheduler config is found is :func:`minruntime.config.find_scheduler_config`'s rule.
 
 >>> snapshot = read_snapshot([
 ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
@@ -34,6 +30,11 @@ found is :func:`minruntime.config.find_scheduler_config`'s rule.
 >>> job.job.queue, job.job.priority, str(job.preemptibility.value), job.job.start_time.isoformat()
 ('team', 50, 'preemptible', '2026-11-22T11:50:00+00:00')
 """
+
+# The package's private modules each hold one concern: loading documents (_loading) and the
+# reference scheduler's snapshot archive (_archive), object fields (_fields), which objects are
+# read (_objects), queues, priority classes, pods, pod groups and their sub-group trees,
+# annotations, problems, and the snapshot that assembles them.
 
 from __future__ import annotations
 

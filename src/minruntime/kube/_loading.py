@@ -85,8 +85,9 @@ def load_objects(text: str, *, origin: str = "<input>") -> list[Any]:
 
     YAML needs PyYAML (``pip install PyYAML``). ``List`` objects are flattened.
     Hostile text costs bounded work: nesting, alias expansion and the size of numbers are
-    bounded, and non-finite numbers are refused (see :mod:`minruntime._load`). An item that is
-    not an object is returned as it is: :func:`read_snapshot` leaves it out, naming it.
+    bounded, and non-finite numbers are refused (docs/decisions/hostile-input-bounds.md). An
+    item that is not an object is returned as it is: :func:`read_snapshot` leaves it out,
+    naming it.
 
     Raises:
         InvalidObject: naming ``origin``, for text that is neither JSON nor YAML, out of those
