@@ -208,9 +208,10 @@ def public_signature(signature: str) -> str:
 # -- file references in docstrings are links --------------------------------------------------------
 #
 # Docstrings cite the docs by path, as a reader of the source finds them: ``docs/spec/jobs.md``
-# or docs/spec/jobs.md#anchor, with or without the literal quotes. In the built reference each
-# such path is a link to the page it names (and to the section its anchor names), still shown as
-# the path; a path to a page or anchor that does not exist is a warning, so an error under -W.
+# or docs/spec/jobs.md#jobs-elastic, with or without the literal quotes. In the built reference
+# each such path is a link to the page it names (and to the section its anchor names), still
+# shown as the path; a path to a page or anchor that does not exist is a warning (MyST's), so an
+# error under -W.
 
 DOCS_PATH: Final = re.compile(
     r"(?<![\w/`])(?P<quote>``)?docs/(?P<page>[\w-]+(?:/[\w-]+)*)\.md(?:#(?P<anchor>[\w-]+))?"
@@ -223,8 +224,8 @@ def link_docs_paths(lines: list[str]) -> list[str]:
     """A docstring's lines with each ``docs/...md`` path outside examples and literal blocks
     made a ``:docs-path:`` reference.
 
-    >>> link_docs_paths(["See docs/spec/jobs.md#pod-sets.", "", ">>> 'docs/spec/jobs.md'"])
-    ['See :docs-path:`docs/spec/jobs.md#pod-sets`.', '', ">>> 'docs/spec/jobs.md'"]
+    >>> link_docs_paths(["See docs/spec/jobs.md#jobs-elastic.", "", ">>> 'docs/spec/jobs.md'"])
+    ['See :docs-path:`docs/spec/jobs.md#jobs-elastic`.', '', ">>> 'docs/spec/jobs.md'"]
     """
     out: list[str] = []
     verbatim: int | None = None  # the indentation a literal block is deeper than
