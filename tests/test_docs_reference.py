@@ -94,7 +94,7 @@ def test_the_reference_says_min_runtime_not_mr() -> None:
 def test_only_the_pages_that_define_mr_use_it() -> None:
     """concepts.md defines MR, and so does the specification's index for its pages; a command's
     own output (a column named ``MR (FROM)``) is quoted as it is."""
-    defining = {"concepts.md", "tutorial.md", "rules.md"}  # tutorial and rules: concepts' terms
+    defining = {"concepts.md"}
     using = sorted(
         page.relative_to(DOCS).as_posix()
         for page in DOCS.rglob("*.md")
