@@ -38,7 +38,7 @@ from minruntime.cli._format import cell, escape, short
 from minruntime.cli._report import JobEntry, Report
 from minruntime.preemptibility import Preemptibility
 
-__all__ = ["NARROWEST", "WIDTH", "Layout", "Row", "html_page", "rows", "timeline_svg"]
+__all__ = ["NARROWEST", "WIDTH", "Layout", "Row", "Scale", "html_page", "rows", "timeline_svg"]
 
 WIDTH: Final = 1280
 """The picture's width in pixels, unless asked otherwise."""
