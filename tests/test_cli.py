@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from tests.world import JSON, pod, pod_group, queue_object
 
 from minruntime.cli import EXAMPLE_NOW, JSON_SCHEMA_ID, main, worked_example
@@ -122,12 +123,12 @@ def test_explain_table_writes_the_bundled_warnings_to_stderr(stem: str, extra: l
     assert result.err_lines == BUNDLED_WARNINGS
 
 
-def test_explain_json_writes_nothing_to_stderr_and_carries_the_warnings() -> None:
-    result = run(["explain", "--output", "json"])
-    assert result.err == ""
-    assert result.report["warnings"] == [
-        line.split(": warning: ", 1)[1] for line in BUNDLED_WARNINGS
-    ]
+@pytest.mark.parametrize("output", ["json", "yaml"])
+def test_explain_documents_write_the_warnings_to_stderr_and_carry_them(output: str) -> None:
+    result = run(["explain", "-o", output])
+    assert result.err_lines == BUNDLED_WARNINGS
+    document = json.loads(result.out) if output == "json" else yaml.safe_load(result.out)
+    assert document["warnings"] == [line.split(": warning: ", 1)[1] for line in BUNDLED_WARNINGS]
 
 
 def test_explain_table_header_names_the_snapshot_and_the_instant() -> None:
@@ -533,8 +534,8 @@ def test_unknown_preemptor_is_an_error() -> None:
     assert_error(
         run(["explain", "--preemptor", "nlp-team/nope"]),
         1,
-        "no pod group 'nlp-team/nope' in the snapshot (expected NAMESPACE/NAME of a PodGroup, "
-        "or its name when unique)",
+        "--preemptor: no pod group or pod 'nlp-team/nope' in the snapshot (expected "
+        "NAMESPACE/NAME of a PodGroup or a Pod, or a NAME only one of them has)",
     )
 
 
@@ -554,7 +555,8 @@ def test_ambiguous_bare_preemptor_name_is_an_error(tmp_path: Path) -> None:
     assert_error(
         run(["explain", path, "--preemptor", "pg"]),
         1,
-        "pod group name 'pg' is ambiguous: ns1/pg, ns2/pg; use NAMESPACE/NAME",
+        "--preemptor: pod group name 'pg' is ambiguous: ns1/pg, ns2/pg (expected "
+        "NAMESPACE/NAME, or --namespace)",
     )
 
 
@@ -613,8 +615,8 @@ def test_strict_times_rejects_the_bundled_unparseable_start_time() -> None:
         ),
         (
             ["explain", "--output", "xml"],
-            "minruntime: error: argument --output: invalid choice: 'xml' "
-            "(choose from 'table', 'json') (see minruntime explain --help)",
+            "minruntime: error: argument -o/--output: invalid choice: 'xml' "
+            "(choose from 'table', 'wide', 'json', 'yaml') (see minruntime explain --help)",
         ),
         (
             ["explain", "--preemptor", FINETUNE, "--preemptor-queue", "research-nlp"],
@@ -788,7 +790,7 @@ def test_python_dash_m_minruntime_prints_the_json_report() -> None:
         timeout=60,
     )
     assert completed.returncode == 0
-    assert completed.stderr == ""
+    assert completed.stderr.splitlines() == BUNDLED_WARNINGS
     report = json.loads(completed.stdout)
     assert report["schema"] == JSON_SCHEMA_ID
     assert completed.stdout == run(["explain", "--output", "json"]).out
@@ -827,15 +829,15 @@ def test_example_draws_each_queue_under_its_own_parent() -> None:
 
 BUNDLED_QUEUES = [
     "QUEUE                    PREEMPT MR (FROM)   RECLAIM: SIBLING      RECLAIM: OTHER TREE",
-    "company                  5m (default)        1h (company)          1h (company)",
+    "company                  5m (<default>)      1h (company)          1h (company)",
     "|-- production           never (production)  1h (company)          1h (company)",
     "|   |-- prod-batch       5m (prod-batch)     1h (company)          1h (company)",
     "|   `-- prod-inference   never (production)  1h (company)          1h (company)",
     "`-- research             10m (research)      30m (research)        1h (company)",
     "    |-- research-nlp     10m (research)      30m (research)        1h (company)",
     "    `-- research-vision  10m (research)      2h (research-vision)  1h (company)",
-    "sandbox                  5m (default)        0s (sandbox)          0s (sandbox)",
-    "`-- sandbox-users        5m (default)        0s (sandbox)          0s (sandbox)",
+    "sandbox                  5m (<default>)      0s (sandbox)          0s (sandbox)",
+    "`-- sandbox-users        5m (<default>)      0s (sandbox)          0s (sandbox)",
 ]
 
 
@@ -852,7 +854,7 @@ def test_a_snapshot_of_queues_only_shows_the_queues_view() -> None:
     assert lines[0] == "Snapshot: standard input (9 queues, 0 pod groups, 0 running)"
     # no scheduler config in it: the default preempt min-runtime is 0s, not the example's 5m
     assert lines[4 : 4 + len(BUNDLED_QUEUES)] == [
-        line.replace("5m (default)", "0s (default)") for line in BUNDLED_QUEUES
+        line.replace("5m (<default>)", "0s (<default>)") for line in BUNDLED_QUEUES
     ]
 
 
@@ -869,7 +871,7 @@ def test_queue_method_shows_one_reclaim_column() -> None:
     result = run(["explain", "-"], stdin=json.dumps(objects), now=EXAMPLE_NOW)
     assert result.out.splitlines()[4:7] == [
         "QUEUE     PREEMPT MR (FROM)  RECLAIM MR (FROM)",
-        "org       0s (default)       1h (org)",
+        "org       0s (<default>)     1h (org)",
         "`-- team  never (team)       1h (org)",
     ]
     json_run = run(["explain", "-", "--output", "json"], stdin=json.dumps(objects), now=EXAMPLE_NOW)
@@ -894,7 +896,7 @@ def test_queue_method_shows_one_reclaim_column() -> None:
 def test_the_table_fits_a_hundred_columns_on_the_bundled_example() -> None:
     for arguments in ([], ["--preemptor", FINETUNE], ["--preemptor", CHAT_API], ["--queues"]):
         widths = [len(line) for line in run(["explain", *arguments]).out.splitlines()]
-        assert max(widths) == 100, arguments
+        assert max(widths) <= 100, arguments
 
 
 def test_an_error_in_one_of_several_files_names_that_file(tmp_path: Path) -> None:
@@ -957,7 +959,7 @@ def test_a_deep_queue_chain_is_drawn_with_its_depth_not_thousands_of_columns() -
     lines = run(
         ["explain", "--queues", "-"], stdin=json.dumps(chain), now=EXAMPLE_NOW
     ).out.splitlines()
-    rows = [line for line in lines if line.split() and line.split()[-1] == "(default)"]
+    rows = [line for line in lines if line.split() and line.split()[-1] == "(<default>)"]
     assert len(rows) == 300
     assert rows[11].split()[:3] == ["[11]", "`--", "q11"]
     assert rows[299].split()[:3] == ["[299]", "`--", "q299"]
@@ -1124,18 +1126,21 @@ def test_standard_input_may_be_given_only_once() -> None:
     )
 
 
-def test_the_legend_explains_deferred_and_the_columns() -> None:
+def test_the_legend_explains_each_symbol_and_word_the_table_used() -> None:
     lines = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
     start = lines.index(
-        "deferred: allowed in part: only the pods listed as evictable may go (an elastic job "
+        "deferred  allowed in part: only the pods listed as evictable may go (an elastic job "
         "protected at its"
     )
-    assert lines[start + 1 : start + 4] == [
-        "minimum, or a semi-preemptible job above its core). GPU-H: the GPU-hours of work an "
-        "eviction would",
-        "lose (since the last checkpoint, else the start). #: the order victims are taken in, "
-        "per action (the",
-        "cheapest first).",
+    assert lines[start + 1 : start + 8] == [
+        "          minimum, or a semi-preemptible job above its core)",
+        "no start  no start time: min-runtime does not protect the job",
+        "ended     its min-runtime protection is over",
+        "GPU-H     the GPU-hours of work an eviction would lose (since the last checkpoint, else "
+        "the start)",
+        "#         the order victims are taken in, per action (the cheapest first)",
+        "-         (in #) refused: not in the order",
+        "Retry at 2026-11-22T12:05:00Z: the next protection that would free a victim ends then.",
     ]
 
 

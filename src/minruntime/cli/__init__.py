@@ -40,10 +40,12 @@ from minruntime.cli._arguments import UsageError, build_parser, check_output_pat
 from minruntime.cli._example import EXAMPLE_NOW, worked_example
 from minruntime.cli._format import Terminal, escape
 from minruntime.cli._json import JSON_SCHEMA_ID, json_text, report_data
+from minruntime.cli._lookup import NotInSnapshot, find_preemptor
 from minruntime.cli._report import Report, build_report, warnings_of
 from minruntime.cli._sources import in_its_file, read_sources
 from minruntime.cli._table import render_table
 from minruntime.cli._timeline import html_page, timeline_svg
+from minruntime.cli._yaml import check_yaml, yaml_text
 from minruntime.errors import InvalidObject, MinRuntimeError
 from minruntime.jobs import Job
 from minruntime.kube import Snapshot, SnapshotJob, read_snapshot
@@ -53,10 +55,6 @@ __all__ = ["EXAMPLE_NOW", "JSON_SCHEMA_ID", "explain_report", "main", "worked_ex
 
 def __dir__() -> list[str]:
     return __all__
-
-
-class _NotInSnapshot(MinRuntimeError, LookupError):
-    """A pod group or queue named on the command line that the snapshot does not hold."""
 
 
 class _StrictWarnings(MinRuntimeError, ValueError):
@@ -99,17 +97,18 @@ def _strict(snapshot: Snapshot) -> None:
         raise _StrictWarnings(warnings)
 
 
-def _preemptor(args: argparse.Namespace, snapshot: Snapshot) -> SnapshotJob | Job | None:
+def _preemptor(
+    args: argparse.Namespace, snapshot: Snapshot, err: TextIO
+) -> SnapshotJob | Job | None:
     if args.preemptor is not None:
-        try:
-            return snapshot.find(args.preemptor)
-        except LookupError as error:
-            message = error.args[0] if error.args else str(error)
-            raise _NotInSnapshot(message) from None
+        found = find_preemptor(snapshot, args.preemptor, args.namespace)
+        if found.note is not None:
+            err.write(f"minruntime: note: {escape(found.note)}\n")
+        return found.job
     if args.preemptor_queue is None:
         return None
     if args.preemptor_queue not in snapshot.tree:
-        raise _NotInSnapshot(
+        raise NotInSnapshot(
             f"--preemptor-queue: queue {shown(args.preemptor_queue)} is not in the snapshot"
         )
     priority = args.priority
@@ -131,6 +130,10 @@ def _explain(
 ) -> int:
     if args.priority is not None and args.preemptor_queue is None:
         raise UsageError("--priority only applies with --preemptor-queue")
+    if args.namespace is not None and args.preemptor is None:
+        raise UsageError("--namespace only applies with --preemptor")
+    if args.output == "yaml":
+        check_yaml()  # before any long work
     if args.snapshots.count("-") > 1:
         raise UsageError("- (standard input) may be given only once")
     if args.timeline is not None:
@@ -190,18 +193,29 @@ def _explain_objects(
         raise in_its_file(error, objects, origins) from None
     if args.strict:
         _strict(snapshot)
-    report = build_report(snapshot, now, preemptor=_preemptor(args, snapshot), sources=sources)
+    preemptor = _preemptor(args, snapshot, err)
+    report = build_report(snapshot, now, preemptor=preemptor, sources=sources)
     if args.timeline is not None:
         _write_timeline(args.timeline, report, args.timeline_width)
     if args.output == "json":
         # json.dumps(..., indent=2, allow_nan=False), written faster: a non-finite number is
         # refused where it is read; the writer's ValueError is the guard
         out.write(json_text(report_data(report)) + "\n")
+    elif args.output == "yaml":
+        out.write(yaml_text(report_data(report)))
     else:
         queues_view = args.queues or (not snapshot.jobs and len(snapshot.tree) > 0)
-        render_table(report, out, tree=snapshot.tree, queues_view=queues_view)
-        for warning in report.warnings:
-            err.write(f"minruntime: warning: {escape(warning)}\n")
+        render_table(
+            report,
+            out,
+            tree=snapshot.tree,
+            queues_view=queues_view,
+            wide=args.output == "wide",
+            headers=not args.no_headers,
+        )
+    # on standard error in every output mode, as kubectl does (the documents hold them too)
+    for warning in report.warnings:
+        err.write(f"minruntime: warning: {escape(warning)}\n")
     return 0
 
 
@@ -263,7 +277,7 @@ def _main(
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] == "simulate":
         return _simulate(arguments[1:], out, err)
-    if not arguments or arguments[0] not in ("explain", "example", "-h", "--help"):
+    if not arguments or arguments[0] not in ("explain", "example", "-h", "--help", "--version"):
         arguments = ["explain", *arguments]  # explain is the default command
     raw_out, raw_err = out, err
     out, err = Terminal(out), Terminal(err)  # type: ignore[assignment]

@@ -2,6 +2,8 @@
 
 >>> _priority("75")
 75
+>>> build_parser().parse_args(["explain", "-o", "wide", "-n", "ml", "--no-headers"]).output
+'wide'
 """
 
 from __future__ import annotations
@@ -13,23 +15,41 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Final, NoReturn
 
+from minruntime import __version__
 from minruntime._text import shown
 from minruntime._time import checked_from_ns, to_ns
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidTimestamp
 from minruntime.starttime import parse_rfc3339
 
-__all__ = ["UsageError", "build_parser", "check_output_path", "parse_now"]
+__all__ = ["OUTPUTS", "UsageError", "build_parser", "check_output_path", "parse_now"]
+
+OUTPUTS: Final = ("table", "wide", "json", "yaml")
+"""The forms ``-o``/``--output`` takes, the default first (kubectl's names)."""
 
 
 class UsageError(Exception):
-    """A bad command-line value: reported like argparse's own errors (exit status 2)."""
+    """A bad command-line value: reported like argparse's own errors (exit status 2).
+
+    >>> str(UsageError("--priority only applies with --preemptor-queue"))
+    '--priority only applies with --preemptor-queue'
+    """
 
 
 _POSIX_SECONDS: Final = re.compile(r"(-1|[0-9]{1,12})(\.[0-9]{1,9})?")
 
 
 def parse_now(value: str | None, default: datetime) -> datetime:
+    """``--now``'s value as an instant: RFC 3339, POSIX seconds, or an offset from ``default``
+    (``default`` itself when the option is not given).
+
+    Raises:
+        UsageError: for a value of none of these forms, or out of range.
+
+    >>> from datetime import UTC
+    >>> parse_now("+15m", datetime(2026, 11, 22, 12, 0, tzinfo=UTC)).isoformat()
+    '2026-11-22T12:15:00+00:00'
+    """
     if value is None:
         return default
     try:
@@ -85,6 +105,15 @@ def _timeline_width(text: str) -> int:
     return int(text)
 
 
+def _namespace(text: str) -> str:
+    """A namespace on the command line: a Kubernetes namespace name, which holds no ``/``."""
+    if not text or "/" in text or not text.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"invalid namespace {shown(text)} (expected a namespace name, e.g. nlp-team)"
+        )
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors raised (so that ``main`` reports them to its own stderr)."""
 
@@ -93,9 +122,19 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of the whole command line: ``explain`` (the default), ``example`` and
+    ``simulate``; its errors raise :class:`UsageError`.
+
+    >>> args = build_parser().parse_args(["explain", "--preemptor", "finetune-7b", "-o", "json"])
+    >>> args.preemptor, args.output, args.namespace, args.no_headers
+    ('finetune-7b', 'json', None, False)
+    """
     parser = _Parser(
         prog="minruntime",
         description="Minimum-runtime protection and preemptibility policy for cluster schedulers.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"minruntime {__version__}", help="print the version"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     explain = commands.add_parser(
@@ -116,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument(
         "--preemptor",
         metavar="POD_GROUP",
-        help="a pod group of the snapshot (namespace/name or a unique name)",
+        help="a pod group of the snapshot (namespace/name, or a name in --namespace, or a name "
+        "no other pod group has); or a pod, whose pod group is then the preemptor",
     )
     who.add_argument(
         "--preemptor-queue", metavar="QUEUE", help="a hypothetical pending job in QUEUE"
@@ -133,7 +173,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate at TIME: RFC 3339, POSIX seconds, or an offset like +15m (default: the "
         "current time; for the bundled example, the instant it was captured)",
     )
-    explain.add_argument("--output", choices=["table", "json"], default="table")
+    explain.add_argument(
+        "-n",
+        "--namespace",
+        type=_namespace,
+        default=None,
+        help="the namespace of a bare --preemptor name (it does not filter the jobs listed)",
+    )
+    explain.add_argument(
+        "-o",
+        "--output",
+        choices=OUTPUTS,
+        default="table",
+        help="table (default); wide: a table with more columns; json; yaml (the JSON "
+        'document as YAML; needs PyYAML: pip install "minruntime[yaml]")',
+    )
+    explain.add_argument(
+        "--no-headers",
+        action="store_true",
+        help="tables without header lines: only the rows, one line each (no summary, column "
+        "names, queue headings, details or legend)",
+    )
     explain.add_argument(
         "--queues",
         action="store_true",

@@ -131,20 +131,32 @@ def _fitted(widths: list[int], limit: int) -> list[int]:
     return widths
 
 
-def table(rows: Sequence[Sequence[str]], width: int = _CELL_WIDTH + 2) -> list[str]:
-    """Rows aligned in columns, each line at most :data:`WIDTH` characters; a row of one cell
-    (a heading or a note) is written as it is, cut at :data:`WIDTH`.
+def table(
+    rows: Sequence[Sequence[str]], width: int | None = _CELL_WIDTH + 2, *, limit: int | None = WIDTH
+) -> list[str]:
+    """Rows aligned in columns, each line at most ``limit`` characters; a row of one cell (a
+    heading or a note) is written as it is, cut at ``limit``. A cell is cut at ``width``.
+    ``None`` for either is no bound (``-o wide``: every name whole, lines as long as they need).
 
     >>> table([["A", "B"], ["x" * 200], ["aa", "b"]])[:1] + [len(line) for line in
     ...     table([["A", "B"], ["x" * 200], ["aa", "b"]])]
     ['A   B', 5, 100, 5]
+    >>> [len(line) for line in table([["A", "B"], ["x" * 200], ["aa", "b"]], None, limit=None)]
+    [5, 200, 5]
     """
-    cut = [[cell(text, width if len(row) > 1 else WIDTH) for text in row] for row in rows]
+    cut = [
+        [
+            escape(text) if bound is None else cell(text, bound)
+            for text in row
+            for bound in [width if len(row) > 1 else limit]
+        ]
+        for row in rows
+    ]
     full = [row for row in cut if len(row) > 1]
     if not full:
         return [row[0] for row in cut]
     natural = [max(map(len, column)) for column in zip(*full, strict=True)]
-    widths = _fitted(natural, WIDTH)
+    widths = natural if limit is None else _fitted(natural, limit)
     narrowed = widths != natural
     line = "  ".join(f"{{:<{size}}}" for size in widths).format
     # the cells are escaped already: a narrowed column only clips them

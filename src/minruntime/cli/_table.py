@@ -1,7 +1,13 @@
 """The table output of ``minruntime explain``: the report's values as aligned text.
 
 Every line is at most :data:`~minruntime.cli._format.WIDTH` (100) characters; a name too long
-for its column is cut with ``...`` (the JSON output holds it in full).
+for its column is cut with ``...`` (the JSON output holds it in full). ``-o wide`` adds columns
+and bounds neither lines nor names; ``--no-headers`` writes the rows alone.
+
+Each symbol or word that stands for something other than a value means one thing in every
+table (``ended`` is a protection that is over, ``no start`` a job without a start time, ``-``
+a refused job's place in the order), and the legend under a table explains each one it used
+(:data:`MEANINGS`).
 """
 
 from __future__ import annotations
@@ -14,12 +20,44 @@ from typing import Final, TextIO
 from minruntime.cli._example import tree_drawing
 from minruntime.cli._format import WIDTH, cell, escape, iso, short, table, work_hours
 from minruntime.cli._report import JobEntry, Plan, Report, Verdict
-from minruntime.decisions import Decision, ProtectionStatus, Resolution
+from minruntime.decisions import Decision, ProtectionKind, ProtectionStatus, Resolution
+from minruntime.kube import SnapshotJob
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import QueueTree
 
-__all__ = ["render_table"]
+__all__ = ["MEANINGS", "render_table"]
 
+_LEGACY: Final = "*"
+_NO_START: Final = "no start"
+_ENDED: Final = "ended"
+_NEVER: Final = "never"
+_DEFAULT: Final = "<default>"
+_NONE: Final = "none"
+_NOT_TAKEN: Final = "-"
+
+MEANINGS: Final = {
+    _LEGACY: "preemptibility from the legacy priority rule (priority < 100): nothing set it",
+    "semi": "semi-preemptible: its core pods are never evicted",
+    "deferred": "allowed in part: only the pods listed as evictable may go (an elastic job "
+    "protected at its minimum, or a semi-preemptible job above its core)",
+    _DEFAULT: "no queue on the way up sets the min-runtime: the node-pool default applies",
+    _NO_START: "no start time: min-runtime does not protect the job",
+    _ENDED: "its min-runtime protection is over",
+    _NEVER: "never evicted by this action: a min-runtime of never, or non-preemptible",
+    _NONE: "none at all: no priority class, or nothing protects the job now",
+    "GPU-H": "the GPU-hours of work an eviction would lose (since the last checkpoint, else the "
+    "start)",
+    "#": "the order victims are taken in, per action (the cheapest first)",
+    _NOT_TAKEN: "(in #) refused: not in the order",
+}
+"""What each symbol and special word of the tables means, in the order the legend gives them.
+
+>>> MEANINGS["ended"]
+'its min-runtime protection is over'
+"""
+
+_CELL: Final = 48
+"""The widest a name in a table row may be (``-o wide``: no bound)."""
 _PREEMPTIBLE: Final = {
     Preemptibility.PREEMPTIBLE: "yes",
     Preemptibility.NON_PREEMPTIBLE: "no",
@@ -32,8 +70,22 @@ def _sources_text(sources: Sequence[str]) -> str:
     return ", ".join(names) or "-"
 
 
-def _from(resolution: Resolution | Decision | ProtectionStatus) -> str:
-    return f"{resolution.min_runtime} ({resolution.source or 'default'})"
+def _from(resolution: Resolution | Decision | ProtectionStatus, used: set[str]) -> str:
+    """A min-runtime and where it comes from: its queue, or ``<default>`` (which no queue
+    name can be: Kubernetes names hold no ``<``)."""
+    source = resolution.source
+    if source is None:
+        used.add(_DEFAULT)
+    if resolution.min_runtime.is_never:
+        used.add(_NEVER)
+    return f"{resolution.min_runtime} ({_DEFAULT if source is None else source})"
+
+
+def _marked(text: str, used: set[str]) -> str:
+    """``text``, noted as used when it is one of the legend's symbols or words."""
+    if text in MEANINGS:
+        used.add(text)
+    return text
 
 
 def _names(prefix: str, names: Sequence[str]) -> str:
@@ -58,24 +110,35 @@ def _amount(value: float) -> str:
 
 
 def _protection_cell(entry: JobEntry, now: datetime) -> str:
-    """The default view's protection cell: until when the job is protected from preempt."""
+    """The default view's protection cell: until when the job is protected from preempt,
+    ``never``, ``no start`` without a start time, ``ended`` once its protection is over."""
     own = entry.own
     until = own.protected_until
     if entry.job.preemptibility.value is Preemptibility.NON_PREEMPTIBLE or own.min_runtime.is_never:
-        return "never"
+        return _NEVER
     if until is None:
-        return "no start"
+        return _NO_START
     if not own.protected:
-        return "-"
+        return _ENDED
     return short(until, now)
 
 
 def _until_cell(decision: Decision, now: datetime) -> str:
-    """A protected-until cell: '-' without one, the time while it protects, else 'ended'."""
+    """A protected-until cell: ``no start`` without one (no start time), the time while it
+    protects (``never`` for good), else ``ended``."""
     until = decision.protected_until
     if until is None:
-        return "-"
-    return short(until, now) if decision.protected_by is not None else "ended"
+        return _NO_START
+    return short(until, now) if decision.protected_by is not None else _ENDED
+
+
+def _started_cell(start: datetime | None, now: datetime) -> str:
+    return _NO_START if start is None else short(start, now)
+
+
+def _kind(protected_by: ProtectionKind | None) -> str:
+    """What protects a job now (``-o wide``), ``none`` when nothing does."""
+    return _NONE if protected_by is None else str(protected_by)
 
 
 def _by_queue(report: Report) -> list[tuple[str, list[JobEntry]]]:
@@ -106,51 +169,73 @@ def _wrapped(line: str) -> str:
     return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent="  ")) if line else line
 
 
-def _jobs_rows(report: Report) -> tuple[list[list[str]], list[str]]:
+def _preemptible(job: SnapshotJob, used: set[str]) -> str:
+    legacy = job.preemptibility.source is PreemptibilitySource.LEGACY_PRIORITY
+    if legacy:
+        used.add(_LEGACY)
+    return _marked(_PREEMPTIBLE[job.preemptibility.value], used) + _LEGACY * legacy
+
+
+def _jobs_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
     rows = [["JOB", "PRIO", "PREEMPTIBLE", "PODS", "STARTED", "PREEMPT MR (FROM)", "PROTECTED"]]
-    legacy = False
+    if wide:
+        rows[0] += ["QUEUE", "CLASS", "PREEMPTIBLE FROM", "PROTECTED BY"]
     for queue, jobs in _by_queue(report):
         rows.append([f"queue {queue}"])
         for entry in jobs:
             job = entry.job
-            from_legacy = job.preemptibility.source is PreemptibilitySource.LEGACY_PRIORITY
-            legacy = legacy or from_legacy
-            rows.append(
-                [
-                    "  " + cell(job.id),
-                    str(job.job.priority),
-                    _PREEMPTIBLE[job.preemptibility.value] + "*" * from_legacy,
-                    f"{job.active_count}/{job.task_count}",
-                    short(job.job.start_time, report.now),
-                    _from(entry.own),
-                    _protection_cell(entry, report.now),
+            row = [
+                "  " + job.id,
+                str(job.job.priority),
+                _preemptible(job, used),
+                f"{job.active_count}/{job.task_count}",
+                _marked(_started_cell(job.job.start_time, report.now), used),
+                _from(entry.own, used),
+                _marked(_protection_cell(entry, report.now), used),
+            ]
+            if wide:
+                row += [
+                    queue,
+                    _marked(job.priority_class or _NONE, used),
+                    str(job.preemptibility.source),
+                    _marked(_kind(entry.own.protected_by), used),
                 ]
-            )
+            rows.append(row)
     if not report.jobs:
         rows.append(["(no running pod groups: minruntime explain --queues shows the queues)"])
-    notes = ["* preemptibility from the legacy priority rule (priority < 100)"] if legacy else []
-    return rows, notes
+    return rows
 
 
-def _verdict_rows(report: Report) -> list[list[str]]:
+def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
     rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "GPU-H", "#"]]
+    used.update(("GPU-H", "#"))
+    if wide:
+        rows[0] += ["QUEUE", "ACTION", "PREEMPTIBLE", "PODS", "PROTECTED BY"]
     for queue, jobs in _by_queue(report):
         rows.append([f"queue {queue} ({jobs[0].action})"])
         for entry in jobs:
             verdict: Verdict | None = entry.verdict
             assert verdict is not None  # a preemptor's report judges every job
             decision = verdict.decision
-            rows.append(
-                [
-                    "  " + cell(entry.job.id),
-                    "yes" if decision.allowed else "no",
-                    str(decision.reason),
-                    _from(decision),
-                    _until_cell(decision, report.now),
-                    work_hours(verdict.unsaved_work),
-                    "-" if verdict.rank is None else str(verdict.rank),
+            row = [
+                "  " + entry.job.id,
+                "yes" if decision.allowed else "no",
+                _marked(str(decision.reason), used),
+                _from(decision, used),
+                _marked(_until_cell(decision, report.now), used),
+                work_hours(verdict.unsaved_work),
+                _marked(_NOT_TAKEN, used) if verdict.rank is None else str(verdict.rank),
+            ]
+            if wide:
+                job = entry.job
+                row += [
+                    queue,
+                    str(decision.action),
+                    _preemptible(job, used),
+                    f"{job.active_count}/{job.task_count}",
+                    _marked(_kind(decision.protected_by), used),
                 ]
-            )
+            rows.append(row)
             optional = decision.optional_sub_groups
             if optional:
                 rows.append([_names("      sub-groups that go whole: ", optional)])
@@ -158,6 +243,38 @@ def _verdict_rows(report: Report) -> list[list[str]]:
                 pods = [str(task.id) for task in verdict.evictable]
                 rows.append([_names("      evictable: ", pods)])
     return rows
+
+
+def _rows_only(rows: list[list[str]]) -> list[list[str]]:
+    """``--no-headers``: the rows of a table without its column names, headings and detail
+    lines, each row flush left (one line per job, as kubectl's ``--no-headers``)."""
+    return [[row[0].lstrip(), *row[1:]] for row in rows[1:] if len(row) > 1]
+
+
+def _legend(used: set[str]) -> list[str]:
+    """The legend: each symbol or word of :data:`MEANINGS` that the table used, one a line,
+    aligned; a long meaning wraps under itself.
+
+    >>> for line in _legend({"ended", "*"}):
+    ...     print(line)
+    *      preemptibility from the legacy priority rule (priority < 100): nothing set it
+    ended  its min-runtime protection is over
+    """
+    keys = [key for key in MEANINGS if key in used]
+    if not keys:
+        return []
+    size = max(map(len, keys))
+    lines = []
+    for key in keys:
+        lines.extend(
+            textwrap.wrap(
+                MEANINGS[key],
+                WIDTH,
+                initial_indent=f"{key:<{size}}  ",
+                subsequent_indent=" " * (size + 2),
+            )
+        )
+    return lines
 
 
 def _plan_lines(report: Report) -> list[str]:
@@ -207,27 +324,52 @@ def _one_plan(plan: Plan, verdicts: dict[str, Verdict], now: datetime) -> list[s
     return lines
 
 
-_LEGEND: Final = (
-    "deferred: allowed in part: only the pods listed as evictable may go (an elastic job "
-    "protected at its minimum, or a semi-preemptible job above its core). GPU-H: the GPU-hours "
-    "of work an eviction would lose (since the last checkpoint, else the start). #: the order "
-    "victims are taken in, per action (the cheapest first)."
-)
-
-
 def render_table(
-    report: Report, out: TextIO, *, tree: QueueTree, queues_view: bool = False
+    report: Report,
+    out: TextIO,
+    *,
+    tree: QueueTree,
+    queues_view: bool = False,
+    wide: bool = False,
+    headers: bool = True,
 ) -> None:
-    """Write the report as the table view (or, with ``queues_view``, the queues view)."""
-    out.write(_header(report))
+    """Write the report as the table view (or, with ``queues_view``, the queues view).
+
+    ``wide`` (``-o wide``) adds columns and bounds neither lines nor names; ``headers=False``
+    (``--no-headers``) writes the table's rows alone: no summary, column names, queue
+    headings, detail lines, plan or legend.
+
+    >>> import io
+    >>> from datetime import UTC
+    >>> from minruntime.kube import read_snapshot
+    >>> from minruntime.cli._report import build_report
+    >>> snapshot = read_snapshot([
+    ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"name": "train", "namespace": "ml"},
+    ...      "spec": {"queue": "q", "preemptibility": "preemptible"}},
+    ...     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "train-0", "namespace": "ml",
+    ...      "annotations": {"pod-group-name": "train"}}, "status": {"phase": "Running"}},
+    ... ])
+    >>> out = io.StringIO()
+    >>> report = build_report(snapshot, datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+    >>> render_table(report, out, tree=snapshot.tree, headers=False)
+    >>> print(out.getvalue(), end="")
+    ml/train  50  yes  1/1  no start  5m (<default>)  no start
+    """
+    limit = None if wide else WIDTH
+    used: set[str] = set()
     if queues_view:
-        _render_queues(report, out, tree)
+        _render_queues(report, out, tree, wide=wide, headers=headers)
         return
     pre = report.preemptor
-    if pre is None:
-        rows, notes = _jobs_rows(report)
-        out.write("\n".join(table(rows)) + "\n")
-    else:
+    rows = _jobs_rows(report, wide, used) if pre is None else _verdict_rows(report, wide, used)
+    if not headers:
+        lines = table(_rows_only(rows), None if wide else _CELL, limit=limit)
+        out.write("".join(line + "\n" for line in lines))
+        return
+    out.write(_header(report))
+    if pre is not None:
         kind = "hypothetical job" if pre.hypothetical else "pending job"
         out.write(
             _wrapped(
@@ -236,40 +378,59 @@ def render_table(
             )
             + "\n\n"
         )
-        out.write("\n".join(table(_verdict_rows(report))) + "\n")
+    out.write("\n".join(table(rows, None if wide else _CELL, limit=limit)) + "\n")
+    notes = _legend(used)
+    if pre is not None:
         plan = _plan_lines(report)
         if plan:
             out.write("\n" + "\n".join(plan) + "\n")
         retry = report.retry_at
-        notes = [
-            _LEGEND,
-            f"Retry at {iso(retry)}: the next protection that would free a victim ends then."
-            if retry is not None
-            else "No protection ends that would free another victim: no retry time.",
-        ]
+        notes.append(
+            textwrap.fill(
+                f"Retry at {iso(retry)}: the next protection that would free a victim ends then."
+                if retry is not None
+                else "No protection ends that would free another victim: no retry time.",
+                WIDTH,
+            )
+        )
     if notes:
-        out.write("\n" + "\n".join(textwrap.fill(note, WIDTH) for note in notes) + "\n")
+        out.write("\n" + "\n".join(notes) + "\n")
 
 
-def _render_queues(report: Report, out: TextIO, tree: QueueTree) -> None:
+def _render_queues(
+    report: Report, out: TextIO, tree: QueueTree, *, wide: bool, headers: bool
+) -> None:
     drawn = {name: branch for branch, name in tree_drawing(tree)}
     lca = report.config.reclaim_resolve_method == "lca"
     header = ["QUEUE", "PREEMPT MR (FROM)", "RECLAIM MR (FROM)"]
     if lca:
         header = ["QUEUE", "PREEMPT MR (FROM)", "RECLAIM: SIBLING", "RECLAIM: OTHER TREE"]
+    if wide:
+        header.append("PARENT")
     rows = [header]
+    used: set[str] = set()
     for entry in report.queue_tree:
-        row = [drawn[entry.name], _from(entry.preempt), _from(entry.reclaim)]
+        # --no-headers: the name alone, so that each line splits into its columns
+        name = drawn[entry.name] if headers else entry.name
+        row = [name, _from(entry.preempt, used), _from(entry.reclaim, used)]
         if lca:
-            row.append(_from(entry.reclaim_from_another_tree))
+            row.append(_from(entry.reclaim_from_another_tree, used))
+        if wide:
+            row.append(_marked(_NONE, used) if entry.parent is None else entry.parent)
         rows.append(row)
+    limit = None if wide else WIDTH
+    if not headers:
+        lines = table(rows[1:], None if wide else 64, limit=limit) if len(rows) > 1 else []
+        out.write("".join(line + "\n" for line in lines))
+        return
+    out.write(_header(report))
     if len(rows) == 1:
         rows.append(["(no queues in the snapshot)"])
-    out.write("\n".join(table(rows, width=64)) + "\n")
+    out.write("\n".join(table(rows, None if wide else 64, limit=limit)) + "\n")
     out.write(
         "\n"
         + textwrap.fill(
-            "A value (FROM) is the queue whose setting gives it, or the default. "
+            "A value (FROM) is the queue whose setting gives it. "
             + (
                 "Reclaim by lca: from a preemptor under the same parent (SIBLING), or in another "
                 "top-level tree (OTHER TREE); in between, the setting of the queue below the lowest "
@@ -281,3 +442,6 @@ def _render_queues(report: Report, out: TextIO, tree: QueueTree) -> None:
         )
         + "\n"
     )
+    legend = _legend(used)
+    if legend:
+        out.write("\n".join(legend) + "\n")
