@@ -37,6 +37,8 @@ _SUGGESTIONS: Final = 3
 """At most this many close names in a did-you-mean."""
 _CUTOFF: Final = 0.75
 """How close a name must be to be suggested (``difflib``'s ratio: 1 is the same name)."""
+_SHORTEST_PREFIX: Final = 3
+"""A reference at least this long is also close to the names it begins (``llama``)."""
 
 
 class NotInSnapshot(MinRuntimeError, LookupError):
@@ -62,8 +64,9 @@ class Found:
 
 
 def close_names(reference: str, snapshot: Snapshot) -> list[str]:
-    """The ids of the pod groups whose name is close to ``reference``, closest first (a
-    ``NAMESPACE/NAME`` reference is compared with the ids, a bare one with the names).
+    """The ids of the pod groups whose name is close to the name ``reference`` gives (its part
+    after the ``/``), closest first: names ``difflib`` finds close, then names the reference
+    begins; at most three, whatever their namespace.
 
     >>> from minruntime.kube import read_snapshot
     >>> snapshot = read_snapshot([
@@ -71,17 +74,20 @@ def close_names(reference: str, snapshot: Snapshot) -> list[str]:
     ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
     ...      "metadata": {"name": "finetune-7b", "namespace": "nlp"}, "spec": {"queue": "q"}},
     ... ])
-    >>> close_names("finetune7b", snapshot), close_names("nlp/fine-tune-7b", snapshot)
+    >>> close_names("finetune7b", snapshot), close_names("ml/finetune-7b", snapshot)
     (['nlp/finetune-7b'], ['nlp/finetune-7b'])
-    >>> close_names("nowhere", snapshot)
-    []
+    >>> close_names("fine", snapshot), close_names("nowhere", snapshot)
+    (['nlp/finetune-7b'], [])
     """
-    by_key: dict[str, list[str]] = {}
+    name = reference.rpartition("/")[2]
+    by_name: dict[str, list[str]] = {}
     for job in snapshot.jobs:
-        key = job.id if "/" in reference else job.name
-        by_key.setdefault(key, []).append(job.id)
-    keys = difflib.get_close_matches(reference, sorted(by_key), n=_SUGGESTIONS, cutoff=_CUTOFF)
-    ids = [job_id for key in keys for job_id in sorted(by_key[key])]
+        by_name.setdefault(job.name, []).append(job.id)
+    names = sorted(by_name)
+    close = difflib.get_close_matches(name, names, n=_SUGGESTIONS, cutoff=_CUTOFF)
+    if len(name) >= _SHORTEST_PREFIX:
+        close += [other for other in names if other.startswith(name) and other not in close]
+    ids = [job_id for other in close for job_id in sorted(by_name[other])]
     return ids[:_SUGGESTIONS]
 
 
@@ -133,8 +139,9 @@ def find_preemptor(snapshot: Snapshot, reference: str, namespace: str | None = N
     if len(pods) == 1:
         ((job, pod),) = pods
         return Found(
-            job, f"--preemptor: pod {shown(pod)} is in pod group {job.id}: that pod group is the "
-            "preemptor"
+            job,
+            f"--preemptor: pod {shown(pod)} is in pod group {job.id}: that pod group is the "
+            "preemptor",
         )
     if pods:
         names = ", ".join(f"{pod} (pod group {job.id})" for job, pod in pods)
@@ -142,11 +149,12 @@ def find_preemptor(snapshot: Snapshot, reference: str, namespace: str | None = N
             f"--preemptor: pod name {shown(reference)} is ambiguous: {names} (expected "
             "NAMESPACE/NAME, or --namespace)"
         )
-    where = f" in namespace {shown(namespace)}" if namespace is not None else ""
-    close = close_names(wanted, snapshot)
+    where = " in" if namespace is None else f" in namespace {shown(namespace)} of"
+    # a bare name is compared with the names in every namespace: the same name in another one
+    # is the likeliest slip
+    close = close_names(reference, snapshot)
     hint = f"; did you mean {_either(close)}?" if close else ""
-    shown_reference = shown(reference if namespace is None else wanted.partition("/")[2])
     raise NotInSnapshot(
-        f"--preemptor: no pod group or pod {shown_reference}{where} in the snapshot (expected "
+        f"--preemptor: no pod group or pod {shown(reference)}{where} the snapshot (expected "
         f"NAMESPACE/NAME of a PodGroup or a Pod, or a NAME only one of them has){hint}"
     )

@@ -401,6 +401,11 @@ def _render_queues(
     report: Report, out: TextIO, tree: QueueTree, *, wide: bool, headers: bool
 ) -> None:
     drawn = {name: branch for branch, name in tree_drawing(tree)}
+    if wide:  # the drawing cuts a long name: -o wide writes it whole
+        drawn = {
+            name: branch[: len(branch) - len(cell(name))] + escape(name)
+            for name, branch in drawn.items()
+        }
     lca = report.config.reclaim_resolve_method == "lca"
     header = ["QUEUE", "PREEMPT MR (FROM)", "RECLAIM MR (FROM)"]
     if lca:
