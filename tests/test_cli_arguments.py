@@ -54,4 +54,4 @@ def test_help_names_the_new_options() -> None:
     for option in ("-n NAMESPACE, --namespace NAMESPACE", "-o {table,wide,json,yaml}, --output "
                    "{table,wide,json,yaml}", "--no-headers"):  # fmt: skip
         assert option in text
-    assert 'pip install "minruntime[yaml]"' in text
+    assert "needs PyYAML, the yaml extra" in text

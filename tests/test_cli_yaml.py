@@ -49,5 +49,6 @@ def test_yaml_without_pyyaml_says_which_extra_to_install(monkeypatch: pytest.Mon
     assert_error(
         run(["explain", "-o", "yaml"]),
         2,
-        '-o yaml needs PyYAML, which is not installed: pip install "minruntime[yaml]" (or -o json)',
+        "-o yaml needs PyYAML, which is not installed: pip install PyYAML (the yaml extra: "
+        'pip install ".[yaml]" in a clone of the repository), or use -o json',
     )

@@ -185,8 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--output",
         choices=OUTPUTS,
         default="table",
-        help="table (default); wide: a table with more columns; json; yaml (the JSON "
-        'document as YAML; needs PyYAML: pip install "minruntime[yaml]")',
+        help="table (default); wide: a table with more columns, names whole; json; yaml (the "
+        "JSON document as YAML; needs PyYAML, the yaml extra)",
     )
     explain.add_argument(
         "--no-headers",

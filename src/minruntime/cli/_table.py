@@ -355,7 +355,7 @@ def render_table(
     >>> report = build_report(snapshot, datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
     >>> render_table(report, out, tree=snapshot.tree, headers=False)
     >>> print(out.getvalue(), end="")
-    ml/train  50  yes  1/1  no start  5m (<default>)  no start
+    ml/train  50  yes  1/1  no start  0s (<default>)  no start
     """
     limit = None if wide else WIDTH
     used: set[str] = set()

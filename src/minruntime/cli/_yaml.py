@@ -1,7 +1,9 @@
 """The YAML output of ``minruntime explain`` (``-o yaml``): the JSON document, as YAML.
 
 PyYAML is an optional dependency (the ``yaml`` extra); without it, ``-o yaml`` is an error that
-says how to install it, given before the snapshot is read.
+says how to install it, given before the snapshot is read. The hint names PyYAML itself and the
+extra from a clone, never ``minruntime[yaml]`` from a package index, where the name is not this
+project's (whatever a stranger published under it would be installed).
 
 >>> print(yaml_text({"schema": "minruntime.explain/v3", "now": "2026-11-22T12:00:00Z",
 ...                  "jobs": [{"id": "ml/train", "preemptibility": "no"}], "plans": None}), end="")
@@ -42,8 +44,8 @@ def check_yaml() -> ModuleType:
         if error.name != "yaml":  # a module PyYAML itself lacks: not ours to explain
             raise
         raise UsageError(
-            '-o yaml needs PyYAML, which is not installed: pip install "minruntime[yaml]" '
-            "(or -o json)"
+            "-o yaml needs PyYAML, which is not installed: pip install PyYAML (the yaml extra: "
+            'pip install ".[yaml]" in a clone of the repository), or use -o json'
         ) from None
 
 
