@@ -153,3 +153,16 @@ def test_every_symbol_in_a_table_is_in_its_legend_and_means_one_thing(extra: lis
                 used.add("*")
     assert used
     assert used <= legend
+
+
+def test_the_wide_table_on_the_operators_page_is_what_the_command_prints() -> None:
+    """docs/operators.md shows ``minruntime explain -o wide`` in a text block (pycon blocks
+    wrap their long lines; a text block keeps its columns): its lines, up to the ``...``, are
+    the command's own, in order."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "operators.md").read_text()
+    section = page[page.index("### More columns: `-o wide`") :]
+    block = section[section.index("```text\n") + len("```text\n") : section.index("...\n```")]
+    lines = run(["explain", "-o", "wide"]).out.splitlines()
+    start = lines.index(block.splitlines()[0])
+    assert block.splitlines() == lines[start : start + len(block.splitlines())]
+    assert len(block.splitlines()) == 10
