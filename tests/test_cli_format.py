@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -58,3 +61,18 @@ def test_the_table_is_its_cells_escaped_cut_and_aligned_within_the_width(
     if cells and len(widths) * _NARROWEST + 2 * (len(widths) - 1) <= WIDTH:
         assert all(len(line) <= WIDTH for line in lines)
     assert all(line.isprintable() for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("moment", "shown"),
+    [
+        (datetime(2026, 11, 22, 9, 5, 7, tzinfo=UTC), "09:05:07"),  # on now's day: the clock
+        (datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), "01-02 03:04"),  # in now's year
+        (datetime(2025, 12, 31, 23, 59, tzinfo=UTC), "2025-12-31"),
+        (datetime(99, 1, 2, tzinfo=UTC), "0099-01-02"),  # strftime gave '99-01-02'
+    ],
+)
+def test_a_table_time_is_the_clock_the_day_or_the_date(moment: datetime, shown: str) -> None:
+    from minruntime.cli._format import short
+
+    assert short(moment, datetime(2026, 11, 22, 12, 0, tzinfo=UTC)) == shown

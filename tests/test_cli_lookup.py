@@ -6,8 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.test_cli import BUNDLED_WARNINGS, CHAT_API, FINETUNE, assert_error, run, write_objects
-from tests.world import pod, pod_group, queue_object
+from tests.world import (
+    BUNDLED_WARNINGS,
+    CHAT_API,
+    FINETUNE,
+    assert_error,
+    pod,
+    pod_group,
+    queue_object,
+    run,
+    write_objects,
+)
 
 from minruntime.cli import EXAMPLE_NOW
 
@@ -123,3 +132,41 @@ def test_a_pod_group_wins_over_a_pod_of_the_same_name(tmp_path: Path) -> None:
     result = run(["explain", path, "--preemptor", "etl-0", "-o", "json"], now=EXAMPLE_NOW)
     assert result.report["preemptor"]["id"] == "ns/etl-0"
     assert "note" not in result.err
+
+
+def test_unknown_preemptor_is_an_error() -> None:
+    assert_error(
+        run(["explain", "--preemptor", "nlp-team/nope"]),
+        1,
+        "--preemptor: no pod group or pod 'nlp-team/nope' in the snapshot (expected "
+        "NAMESPACE/NAME of a PodGroup or a Pod, or a NAME only one of them has)",
+    )
+
+
+def test_a_unique_bare_name_finds_the_preemptor() -> None:
+    assert run(["explain", "--preemptor", "finetune-7b"]) == run(
+        ["explain", "--preemptor", FINETUNE]
+    )
+
+
+def test_ambiguous_bare_preemptor_name_is_an_error(tmp_path: Path) -> None:
+    path = write_objects(
+        tmp_path / "amb.json",
+        queue_object("q"),
+        pod_group("pg", "ns1", queue="q", minMember=1),
+        pod_group("pg", "ns2", queue="q", minMember=1),
+    )
+    assert_error(
+        run(["explain", path, "--preemptor", "pg"]),
+        1,
+        "--preemptor: pod group name 'pg' is ambiguous: ns1/pg, ns2/pg (expected "
+        "NAMESPACE/NAME, or --namespace)",
+    )
+
+
+def test_unknown_preemptor_queue_is_an_error() -> None:
+    assert_error(
+        run(["explain", "--preemptor-queue", "nope"]),
+        1,
+        "--preemptor-queue: queue 'nope' is not in the snapshot",
+    )

@@ -3,11 +3,21 @@ and the legend, in which each symbol or word means one thing."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
-from tests.test_cli import CHAT_API, FINETUNE, long_named_cluster, run
+from tests.world import (
+    BUNDLED_TEXT,
+    CHAT_API,
+    EXAMPLE_INSTANT,
+    FINETUNE,
+    long_named_cluster,
+    queue_object,
+    run,
+    write_objects,
+)
 
 from minruntime.cli import EXAMPLE_NOW
 from minruntime.cli._table import MEANINGS
@@ -166,3 +176,167 @@ def test_the_wide_table_on_the_operators_page_is_what_the_command_prints() -> No
     start = lines.index(block.splitlines()[0])
     assert block.splitlines() == lines[start : start + len(block.splitlines())]
     assert len(block.splitlines()) == 10
+
+
+def test_explain_table_header_names_the_snapshot_and_the_instant() -> None:
+    lines = run(["explain"]).out.splitlines()
+    assert lines[:3] == [
+        "Snapshot: the bundled example (9 queues, 22 pod groups, 20 running)",
+        "Evaluated at 2026-11-22T12:00:00Z; the times below are UTC",
+        "Defaults: preempt min-runtime 5m, reclaim min-runtime 15m, reclaim resolve method lca",
+    ]
+
+
+BUNDLED_QUEUES = [
+    "QUEUE                    PREEMPT MR (FROM)   RECLAIM: SIBLING      RECLAIM: OTHER TREE",
+    "company                  5m (<default>)      1h (company)          1h (company)",
+    "|-- production           never (production)  1h (company)          1h (company)",
+    "|   |-- prod-batch       5m (prod-batch)     1h (company)          1h (company)",
+    "|   `-- prod-inference   never (production)  1h (company)          1h (company)",
+    "`-- research             10m (research)      30m (research)        1h (company)",
+    "    |-- research-nlp     10m (research)      30m (research)        1h (company)",
+    "    `-- research-vision  10m (research)      2h (research-vision)  1h (company)",
+    "sandbox                  5m (<default>)      0s (sandbox)          0s (sandbox)",
+    "`-- sandbox-users        5m (<default>)      0s (sandbox)          0s (sandbox)",
+]
+
+
+def test_queues_view_shows_each_queues_effective_min_runtimes_and_their_source() -> None:
+    lines = run(["explain", "--queues"]).out.splitlines()
+    assert lines[4 : 4 + len(BUNDLED_QUEUES)] == BUNDLED_QUEUES
+
+
+def test_a_snapshot_of_queues_only_shows_the_queues_view() -> None:
+    queues = [obj for obj in json.loads(BUNDLED_TEXT)["items"] if obj["kind"] == "Queue"]
+    result = run(["explain", "-"], stdin=json.dumps(queues), now=EXAMPLE_NOW)
+    assert result.status == 0
+    lines = result.out.splitlines()
+    assert lines[0] == "Snapshot: standard input (9 queues, 0 pod groups, 0 running)"
+    # no scheduler config in it: the default preempt min-runtime is 0s, not the example's 5m
+    assert lines[4 : 4 + len(BUNDLED_QUEUES)] == [
+        line.replace("5m (<default>)", "0s (<default>)") for line in BUNDLED_QUEUES
+    ]
+
+
+def test_queue_method_shows_one_reclaim_column() -> None:
+    objects = [
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "org"},
+         "spec": {"reclaimMinRuntime": "1h"}},
+        {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "team"},
+         "spec": {"parentQueue": "org", "preemptMinRuntime": "-1"}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+         "data": {"config.json": json.dumps({"tiers": [{"plugins": [{"name": "minruntime",
+          "arguments": {"reclaimResolveMethod": "queue"}}]}]})}},
+    ]  # fmt: skip
+    result = run(["explain", "-"], stdin=json.dumps(objects), now=EXAMPLE_NOW)
+    assert result.out.splitlines()[4:7] == [
+        "QUEUE     PREEMPT MR (FROM)  RECLAIM MR (FROM)",
+        "org       0s (<default>)     1h (org)",
+        "`-- team  never (team)       1h (org)",
+    ]
+    json_run = run(["explain", "-", "--output", "json"], stdin=json.dumps(objects), now=EXAMPLE_NOW)
+    assert json_run.report["queueTree"] == [
+        {
+            "name": "org",
+            "parent": None,
+            "preempt": {"minRuntime": "0s", "source": None},
+            "reclaim": {"minRuntime": "1h", "source": "org"},
+            "reclaimFromAnotherTree": {"minRuntime": "1h", "source": "org"},
+        },
+        {
+            "name": "team",
+            "parent": "org",
+            "preempt": {"minRuntime": "never", "source": "team"},
+            "reclaim": {"minRuntime": "1h", "source": "org"},
+            "reclaimFromAnotherTree": {"minRuntime": "1h", "source": "org"},
+        },
+    ]
+
+
+def test_the_table_fits_a_hundred_columns_on_the_bundled_example() -> None:
+    for arguments in ([], ["--preemptor", FINETUNE], ["--preemptor", CHAT_API], ["--queues"]):
+        widths = [len(line) for line in run(["explain", *arguments]).out.splitlines()]
+        assert max(widths) <= 100, arguments
+
+
+def test_the_plan_in_the_table() -> None:
+    lines = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
+    start = lines.index(
+        "Plan: free 32 (what the 4 pending pods request: GPUs, else 1 a pod), cheapest victims "
+        "first:"
+    )
+    assert lines[start + 1 : start + 15] == [
+        "  by reclaim: 8 jobs, frees 33, loses 39.17 GPU-hours",
+        "    1. batch/etl-hourly (0.00 GPU-h): etl-hourly-1, etl-hourly-0",
+        "    2. users/carol-hpo-trial-17 (0.00 GPU-h): carol-hpo-trial-17-0",
+        "    3. batch/video-transcode (0.67 GPU-h): video-transcode-2",
+        "    4. users/bob-debug (2.00 GPU-h): bob-debug-0",
+        "    5. vision-team/sam-finetune (4.00 GPU-h): sam-finetune-3, sam-finetune-2",
+        "    6. vision-team/segformer-eval (4.50 GPU-h): segformer-eval-1, segformer-eval-0",
+        "    7. serving/sdxl-render (12.00 GPU-h): sdxl-render-1, sdxl-render-0",
+        "    8. vision-team/vit-pretrain (16.00 GPU-h): vit-pretrain-worker-5, vit-pretrain-worker-4",
+        "  by preempt: 2 jobs, frees 7 of 32, loses 1.33 GPU-hours; 25 still missing: retry at "
+        "12:05:00, when",
+        "    the next protection ends",
+        "    1. nlp-team/data-dedup (0.00 GPU-h): data-dedup-2, data-dedup-1, data-dedup-0",
+        "    2. nlp-team/bert-distill (1.33 GPU-h): bert-distill-1, bert-distill-0",
+        "",
+    ]
+
+
+def test_the_legend_explains_each_symbol_and_word_the_table_used() -> None:
+    lines = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
+    start = lines.index(
+        "deferred  allowed in part: only the pods listed as evictable may go (an elastic job "
+        "protected at its"
+    )
+    assert lines[start + 1 : start + 8] == [
+        "          minimum, or a semi-preemptible job above its core)",
+        "no start  no start time: min-runtime does not protect the job",
+        "ended     its min-runtime protection is over",
+        "GPU-H     the GPU-hours of work an eviction would lose (since the last checkpoint, else "
+        "the start)",
+        "#         the order victims are taken in, per action (the cheapest first)",
+        "-         (in #) refused: not in the order",
+        "Retry at 2026-11-22T12:05:00Z: the next protection that would free a victim ends then.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--preemptor", FINETUNE],
+        ["--preemptor", CHAT_API],
+        ["--queues"],
+        *(["--preemptor-queue", name] for name in ("research-nlp", "sandbox-users", "prod-batch")),
+    ],
+)
+def test_no_table_line_is_wider_than_100_columns(extra: list[str], tmp_path: Path) -> None:
+    bundled = run(["explain", *extra]).out.splitlines()
+    snapshot = run(["explain", "examples/example-snapshot.zip", "--now", EXAMPLE_INSTANT, *extra])
+    assert snapshot.status == 0
+    assert max(len(line) for line in bundled + snapshot.out.splitlines()) <= 100
+
+
+@pytest.mark.parametrize("extra", [[], ["--preemptor", "pending"], ["--queues"]])
+def test_long_names_are_cut_to_keep_the_table_within_100_columns(
+    extra: list[str], tmp_path: Path
+) -> None:
+    result = run(["explain", long_named_cluster(tmp_path), *extra], now=EXAMPLE_NOW)
+    assert result.status == 0
+    lines = result.out.splitlines()
+    assert max(len(line) for line in lines) == 100
+    assert any("..." in line for line in lines)
+
+
+def test_the_summary_line_counts_the_objects_left_out(tmp_path: Path) -> None:
+    stray = {"metadata": {"name": "stray"}}
+    other = {"apiVersion": "example.com/v1", "kind": "Queue", "metadata": {"name": "theirs"}}
+    path = write_objects(tmp_path / "c.json", queue_object("q"), stray, other)
+    header = run(["explain", path, "--now", EXAMPLE_INSTANT]).out.split("\nEvaluated at")[0]
+    assert " ".join(header.split()) == (
+        f"Snapshot: {path} (1 queues, 0 pod groups, 0 running, 2 left out)"
+    )
+    report = run(["explain", path, "--now", EXAMPLE_INSTANT, "--output", "json"]).report
+    assert report["leftOut"] == 2

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 import yaml
-from tests.test_cli import FINETUNE, assert_error, run
+from tests.world import FINETUNE, assert_error, run
 
 from minruntime.cli._yaml import yaml_text
 

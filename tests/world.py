@@ -14,14 +14,21 @@
 - **A cluster with the checkpoint-aware settings** (:data:`CHECKPOINT_TREE`,
   :func:`session_at`, :func:`victim`, :func:`at`, and the strategies :func:`checkpoint_inputs`
   and :func:`near_checkpoints`): times in minutes from :data:`~minruntime.testing.BASE_TIME`.
+- **The command, run in-process** (:func:`run`, :class:`Run`, :func:`assert_error`,
+  :func:`write_objects`, :func:`decision_of`): ``minruntime.cli.main`` with string streams and
+  an injected clock, what it wrote, and the bundled example's names (:data:`FINETUNE`,
+  :data:`CHAT_API`, :data:`BUNDLED_WARNINGS`, ...) that the ``test_cli_*`` modules share.
 - **The public modules** (:data:`PUBLIC_MODULES`) that the API and docs tests check.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +48,7 @@ from minruntime import (
     Task,
 )
 from minruntime._evictable import TaskOrder
+from minruntime.cli import main
 from minruntime.kube import POD_GROUP_ANNOTATION
 from minruntime.testing import BASE_TIME, min_runtimes
 
@@ -496,3 +504,110 @@ PUBLIC_MODULES = (
 )
 """The library's public modules: each has ``__all__`` and ``__dir__``, and the API reference
 documents every name of each (the others start with ``_``)."""
+
+
+# -- the command, run in-process ------------------------------------------------------------------
+
+BUNDLED_TEXT = (
+    resources.files("minruntime").joinpath("data/example-cluster.json").read_text(encoding="utf-8")
+)
+
+
+EXAMPLE_INSTANT = "2026-11-22T12:00:00Z"
+
+
+FINETUNE = "nlp-team/finetune-7b"
+
+
+CHAT_API = "serving/chat-api"
+
+
+BUNDLED_WARNINGS = [
+    "minruntime: warning: PodGroup/batch/nightly-eval-29921880: skipped invalid preemptibility "
+    "'sometimes' in label on Job/nightly-eval-29921880",
+    "minruntime: warning: invalid timestamp '2026-11-22 11:00' in PodGroup/nlp-team/data-dedup "
+    "metadata.annotations['kai.scheduler/last-start-timestamp'] (expected RFC 3339 with a zone, "
+    "e.g. '2026-11-22T11:50:00Z'); treated as no start time",
+    "minruntime: warning: PodGroup/serving/reranker-canary "
+    "metadata.annotations['kai.scheduler/last-start-timestamp']: 2026-11-22T12:00:05+00:00 is "
+    "after now (2026-11-22T12:00:00+00:00); used as given (a clock skew, or a wrong --now?)",
+    "minruntime: warning: 15 of 22 pod groups have no preemptibility set and fall back on the "
+    "legacy priority rule (priority < 100 is preemptible); set spec.preemptibility or the "
+    "kai.scheduler/preemptibility label to make it explicit",
+]
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one ``main`` call returned and wrote."""
+
+    status: int
+    out: str
+    err: str
+
+    @property
+    def report(self) -> JSON:
+        data = json.loads(self.out)
+        assert isinstance(data, dict)
+        return data
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+def run(args: list[str], *, stdin: str = "", now: datetime | None = None) -> Run:
+    """Run ``main(args)`` with string streams; ``now`` stands in for the clock."""
+    out, err = io.StringIO(), io.StringIO()
+    status = main(args, stdin=io.StringIO(stdin), stdout=out, stderr=err, now=now)
+    return Run(status, out.getvalue(), err.getvalue())
+
+
+def decision_of(report: JSON, job_id: str) -> JSON:
+    """The decision entry of the running job ``job_id`` in a report."""
+    (entry,) = [job for job in report["jobs"] if job["id"] == job_id]
+    decision = entry["decision"]
+    assert isinstance(decision, dict)
+    return decision
+
+
+def write_objects(path: Path, *objects: JSON) -> str:
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": list(objects)}))
+    return str(path)
+
+
+def assert_error(result: Run, status: int, *lines: str) -> None:
+    """The run failed with ``status``, printed nothing on stdout and exactly ``lines``."""
+    assert result.status == status
+    assert result.out == ""
+    assert "Traceback" not in result.err
+    assert result.err_lines == [f"minruntime: error: {line}" for line in lines]
+
+
+def long_named_cluster(tmp_path: Path) -> str:
+    """A queue and jobs whose names fill their cells (48 characters and more)."""
+    long = "a-very-long-queue-name-that-an-operator-chose-" + "x" * 20
+    objects: list[JSON] = [queue_object(long, preemptMinRuntime="1h")]
+    for i in range(3):
+        name = f"training-run-with-a-long-generated-name-{i:04d}-" + "y" * 30
+        objects.append(
+            pod_group(
+                name,
+                "namespace-that-is-long-too",
+                queue=long,
+                annotations={"kai.scheduler/last-start-timestamp": "2026-11-22T11:30:00Z"},
+                minMember=1,
+            )
+        )
+        objects.append(
+            pod(
+                f"{name}-worker-{i}",
+                name,
+                "namespace-that-is-long-too",
+                phase="Running",
+                node="node-1",
+            )
+        )
+    objects.append(pod_group("pending", "namespace-that-is-long-too", queue=long, minMember=1))
+    objects.append(pod("pending-0", "pending", "namespace-that-is-long-too", phase="Pending"))
+    return write_objects(tmp_path / "long.json", *objects)

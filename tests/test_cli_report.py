@@ -1,0 +1,233 @@
+"""The report of ``minruntime explain`` (``minruntime.cli._report``): the Session's answers
+it holds, per job and per preemptor, the plan and the retry time, read through the JSON
+output and the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.world import CHAT_API, EXAMPLE_INSTANT, FINETUNE, JSON, assert_error, decision_of, run
+
+
+def test_explain_retry_line_gives_the_earliest_expiry_for_each_preemptor() -> None:
+    finetune = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
+    chat = run(["explain", "--preemptor", CHAT_API]).out.splitlines()
+    assert finetune[-1] == (
+        "Retry at 2026-11-22T12:05:00Z: the next protection that would free a victim ends then."
+    )
+    assert chat[-1] == (
+        "Retry at 2026-11-22T12:10:00Z: the next protection that would free a victim ends then."
+    )
+
+
+def test_preemptor_queue_defaults_to_a_priority_above_every_job() -> None:
+    result = run(["explain", "--preemptor-queue", "research-nlp"])
+    assert result.status == 0
+    assert result.out.splitlines()[4] == (
+        "Preemptor: hypothetical job (hypothetical) in queue research-nlp, priority 126, "
+        "0 pending pods"
+    )
+    report = run(["explain", "--preemptor-queue", "research-nlp", "--output", "json"]).report
+    assert report["preemptor"] == {
+        "id": "(hypothetical)",
+        "queue": "research-nlp",
+        "priority": 126,
+        "hypothetical": True,
+        "pendingPods": 0,
+        "needed": 0,
+    }
+    # llama-sft's priority 100 is below 126 (finetune-7b's 75 is not): elastic and preempt-
+    # protected until 12:02, so only its workers above min_available may go.
+    llama = decision_of(report, "nlp-team/llama-sft")
+    assert (llama["action"], llama["allowed"], llama["reason"]) == ("preempt", True, "deferred")
+    assert llama["protectedUntil"] == "2026-11-22T12:02:00Z"
+    assert llama["evictable"] == ["llama-sft-workers-3", "llama-sft-workers-2"]
+    assert len(report["jobs"]) == 20
+
+
+def test_preemptor_queue_with_an_explicit_priority() -> None:
+    args = ["explain", "--preemptor-queue", "research-nlp", "--priority", "50", "--output", "json"]
+    report = run(args).report
+    assert report["preemptor"]["priority"] == 50
+    bert = decision_of(report, "nlp-team/bert-distill")
+    assert (bert["action"], bert["allowed"], bert["reason"]) == (
+        "preempt",
+        False,
+        "not-lower-priority",
+    )
+    # reclaim ignores priority: vision's segformer-eval (2h since 09:45) is still reclaimable.
+    segformer = decision_of(report, "vision-team/segformer-eval")
+    assert (segformer["action"], segformer["allowed"], segformer["reason"]) == (
+        "reclaim",
+        True,
+        "eligible",
+    )
+
+
+def test_preemptor_queue_in_production_meets_never() -> None:
+    report = run(["explain", "--preemptor-queue", "prod-inference", "--output", "json"]).report
+    sdxl = decision_of(report, "serving/sdxl-render")
+    assert (sdxl["allowed"], sdxl["reason"], sdxl["minRuntime"], sdxl["protectedUntil"]) == (
+        False,
+        "never",
+        "never",
+        "never",
+    )
+
+
+def plan_of(report: JSON, action: str) -> JSON:
+    """The plan of ``action`` in a report."""
+    (plan,) = [plan for plan in report["plans"] if plan["action"] == action]
+    assert isinstance(plan, dict)
+    return plan
+
+
+def test_the_plan_for_finetune_7b_reclaims_the_cheapest_victims_until_32_gpus_are_free() -> None:
+    """finetune-7b's four pending pods ask for 8 GPUs each; reclaim takes victims cheapest
+    first (Session.select) until 32 are free: the eighth, vit-pretrain, frees 16 and ends it."""
+    report = run(["explain", "--preemptor", FINETUNE, "--now", EXAMPLE_INSTANT, "--output", "json"])
+    plan = plan_of(report.report, "reclaim")
+    assert plan == {
+        "action": "reclaim",
+        "needed": 32.0,
+        "freed": 33.0,
+        "shortfall": 0.0,
+        "enough": True,
+        # 0 + 1 + 2,400 + 7,200 + 14,400 + 16,200 + 43,200 + 57,600 GPU-seconds
+        "unsavedWork": 141001.0,
+        "retryAt": "2026-11-22T12:20:00Z",
+        "victims": [
+            {
+                "id": "batch/etl-hourly",
+                "pods": ["etl-hourly-1", "etl-hourly-0"],
+                "unsavedWork": 0.0,
+            },
+            {
+                "id": "users/carol-hpo-trial-17",
+                "pods": ["carol-hpo-trial-17-0"],
+                "unsavedWork": 1.0,
+            },
+            {"id": "batch/video-transcode", "pods": ["video-transcode-2"], "unsavedWork": 2400.0},
+            {"id": "users/bob-debug", "pods": ["bob-debug-0"], "unsavedWork": 7200.0},
+            {
+                "id": "vision-team/sam-finetune",
+                "pods": ["sam-finetune-3", "sam-finetune-2"],
+                "unsavedWork": 14400.0,
+            },
+            {
+                "id": "vision-team/segformer-eval",
+                "pods": ["segformer-eval-1", "segformer-eval-0"],
+                "unsavedWork": 16200.0,
+            },
+            {
+                "id": "serving/sdxl-render",
+                "pods": ["sdxl-render-1", "sdxl-render-0"],
+                "unsavedWork": 43200.0,
+            },
+            {
+                "id": "vision-team/vit-pretrain",
+                "pods": ["vit-pretrain-worker-5", "vit-pretrain-worker-4"],
+                "unsavedWork": 57600.0,
+            },
+        ],
+    }
+    # the plan's order is the ranking's: rank 1..8 of the reclaim victims
+    ranks = [decision_of(report.report, victim["id"])["rank"] for victim in plan["victims"]]
+    assert ranks == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -> None:
+    """In its own queue only data-dedup (3 pods of 1) and bert-distill (2 pods of 2 GPUs) may
+    go: 7 of 32, 25 missing; tokenizer-ablation's protection ends first, at 12:05."""
+    report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
+    assert plan_of(report, "preempt") == {
+        "action": "preempt",
+        "needed": 32.0,
+        "freed": 7.0,
+        "shortfall": 25.0,
+        "enough": False,
+        "unsavedWork": 4800.0,
+        "retryAt": "2026-11-22T12:05:00Z",
+        "victims": [
+            {
+                "id": "nlp-team/data-dedup",
+                "pods": ["data-dedup-2", "data-dedup-1", "data-dedup-0"],
+                "unsavedWork": 0.0,
+            },
+            {
+                "id": "nlp-team/bert-distill",
+                "pods": ["bert-distill-1", "bert-distill-0"],
+                "unsavedWork": 4800.0,
+            },
+        ],
+    }
+    assert [plan["action"] for plan in report["plans"]] == ["reclaim", "preempt"]
+    assert report["preemptor"]["needed"] == 32.0
+    assert report["retryAt"] == "2026-11-22T12:05:00Z"
+
+
+def test_the_plan_moves_with_now() -> None:
+    """At 12:05 tokenizer-ablation may go too: 8 of 32 by preempt, and no retry time: no
+    protection in the queue holds back a victim (llm-serve-disagg and llama-sft stay refused
+    whatever the time: priority 100 is not lower than 75)."""
+    report = run(["explain", "--preemptor", FINETUNE, "--now", "+5m", "--output", "json"]).report
+    plan = plan_of(report, "preempt")
+    assert [victim["id"] for victim in plan["victims"]] == [
+        "nlp-team/data-dedup",
+        "nlp-team/tokenizer-ablation",
+        "nlp-team/bert-distill",
+    ]
+    assert (plan["freed"], plan["shortfall"], plan["retryAt"]) == (8.0, 24.0, None)
+    assert report["retryAt"] == "2026-11-22T12:20:00Z"  # reclaim: video-transcode's ends
+
+
+def test_a_hypothetical_preemptor_has_no_plan() -> None:
+    report = run(["explain", "--preemptor-queue", "sandbox-users", "--output", "json"]).report
+    assert (report["plans"], report["preemptor"]["needed"]) == ([], 0)
+    assert "Plan:" not in run(["explain", "--preemptor-queue", "sandbox-users"]).out
+
+
+def test_a_running_preemptor_is_an_error_naming_it() -> None:
+    assert_error(
+        run(["explain", "--preemptor", "nlp-team/bert-distill"]),
+        1,
+        "--preemptor: pod group 'nlp-team/bert-distill' has no pending pods (expected a pod "
+        "group with pods waiting to be placed; --preemptor-queue asks about a hypothetical job)",
+    )
+
+
+def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command builds its report from the Session's answers, one call per question: each
+    job's own protection (whether now, until when, under which min-runtime), the preemptor's
+    decision on it, the evictable pods of each allowed victim, per action one ranking, one
+    selection and one retry time, and each queue's three min-runtimes."""
+    from minruntime.session import Session
+
+    calls: dict[str, int] = {}
+
+    def counted(name: str) -> None:
+        method = getattr(Session, name)
+
+        def wrapper(self: Session, *args: Any, **kwargs: Any) -> Any:
+            calls[name] = calls.get(name, 0) + 1
+            return method(self, *args, **kwargs)
+
+        monkeypatch.setattr(Session, name, wrapper)
+
+    names = ("explain", "evictable_tasks", "rank_victims", "select", "next_expiry")
+    others = ("is_eligible", "protection", "protected_until", "is_protected", "resolve")
+    for name in (*names, *others, "eligible_victims"):
+        counted(name)
+    report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
+    allowed = sum(1 for job in report["jobs"] if job["decision"]["allowed"])
+    assert (len(report["jobs"]), allowed) == (20, 11)
+    assert calls == {
+        "protection": 20,  # each running job's own protection from preempt
+        "resolve": 27,  # each of the 9 queues: preempt, reclaim, reclaim from another tree
+        "explain": 20,  # the preemptor's verdict on each
+        "evictable_tasks": 11,
+        "rank_victims": 2,  # reclaim and preempt
+        "select": 2,
+        "next_expiry": 2,
+    }
