@@ -56,8 +56,9 @@ MEANINGS: Final = {
 'its min-runtime protection is over'
 """
 
-_CELL: Final = 48
-"""The widest a name in a table row may be (``-o wide``: no bound)."""
+_ROW_CELL: Final = 50
+"""The widest a cell of a job's row may be: its name (cut at 48 characters, ``-o wide`` whole)
+after the two spaces that indent it under its queue."""
 _PREEMPTIBLE: Final = {
     Preemptibility.PREEMPTIBLE: "yes",
     Preemptibility.NON_PREEMPTIBLE: "no",
@@ -79,6 +80,11 @@ def _from(resolution: Resolution | Decision | ProtectionStatus, used: set[str]) 
     if resolution.min_runtime.is_never:
         used.add(_NEVER)
     return f"{resolution.min_runtime} ({_DEFAULT if source is None else source})"
+
+
+def _name(name: str, wide: bool) -> str:
+    """A job's name in its row: cut at 48 characters with ``...``, whole with ``-o wide``."""
+    return escape(name) if wide else cell(name)
 
 
 def _marked(text: str, used: set[str]) -> str:
@@ -185,7 +191,7 @@ def _jobs_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
         for entry in jobs:
             job = entry.job
             row = [
-                "  " + job.id,
+                "  " + _name(job.id, wide),
                 str(job.job.priority),
                 _preemptible(job, used),
                 f"{job.active_count}/{job.task_count}",
@@ -218,7 +224,7 @@ def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]
             assert verdict is not None  # a preemptor's report judges every job
             decision = verdict.decision
             row = [
-                "  " + entry.job.id,
+                "  " + _name(entry.job.id, wide),
                 "yes" if decision.allowed else "no",
                 _marked(str(decision.reason), used),
                 _from(decision, used),
@@ -365,7 +371,7 @@ def render_table(
     pre = report.preemptor
     rows = _jobs_rows(report, wide, used) if pre is None else _verdict_rows(report, wide, used)
     if not headers:
-        lines = table(_rows_only(rows), None if wide else _CELL, limit=limit)
+        lines = table(_rows_only(rows), None if wide else _ROW_CELL, limit=limit)
         out.write("".join(line + "\n" for line in lines))
         return
     out.write(_header(report))
@@ -378,7 +384,7 @@ def render_table(
             )
             + "\n\n"
         )
-    out.write("\n".join(table(rows, None if wide else _CELL, limit=limit)) + "\n")
+    out.write("\n".join(table(rows, None if wide else _ROW_CELL, limit=limit)) + "\n")
     notes = _legend(used)
     if pre is not None:
         plan = _plan_lines(report)
