@@ -55,8 +55,15 @@ class Found:
     """The pod group a ``--preemptor`` reference names, and a line to say how it was found
     (``None`` when the reference names the pod group itself).
 
-    >>> Found.__name__
-    'Found'
+    >>> from minruntime.kube import read_snapshot
+    >>> snapshot = read_snapshot([
+    ...     {"apiVersion": "scheduling.run.ai/v2", "kind": "Queue", "metadata": {"name": "q"}},
+    ...     {"apiVersion": "scheduling.run.ai/v2alpha2", "kind": "PodGroup",
+    ...      "metadata": {"name": "train", "namespace": "ml"}, "spec": {"queue": "q"}},
+    ... ])
+    >>> found = find_preemptor(snapshot, "train", namespace="ml")
+    >>> found.job.id, found.note
+    ('ml/train', None)
     """
 
     job: SnapshotJob
