@@ -14,14 +14,21 @@ preemptor's pending pods request, what that loses, what is still missing and whe
 ``minruntime simulate`` runs ``minruntime-sim``, the trace-driven simulator, which is a
 separate distribution (``pip install ./sim`` from a clone); without it, the command says so.
 
-Errors in the input go to standard error, one line each (naming the file, when the snapshot
-comes from several), and the exit status is 1 (2 for bad arguments). Hostile input is one of
+``-o``/``--output`` is ``table`` (the default), ``wide`` (more columns, names whole), ``json`` or
+``yaml``; ``--no-headers`` writes a table's rows alone; ``-n``/``--namespace`` is the namespace
+of a bare ``--preemptor`` name, which may also name a pod (its pod group is the preemptor);
+``minruntime --version`` prints the version: kubectl's habits.
+
+Warnings go to standard error in every output mode (the JSON and YAML documents hold them
+too). Errors in the input go to standard error, one line each (naming the file, when the
+snapshot comes from several), and the exit status is 1 (2 for bad arguments). Hostile input is one of
 these errors, never a traceback; the terminal never receives a raw control character.
 """
 
 # The command is in private modules, one concern each: _arguments (the command line), _sources
-# (reading files), _report (the typed report, from the Session's answers), _table, _json and
-# _timeline (rendering it), _example (the worked example).
+# (reading files), _lookup (the preemptor the command line names), _report (the typed report,
+# from the Session's answers), _table, _json, _yaml and _timeline (rendering it), _example (the
+# worked example).
 
 from __future__ import annotations
 
