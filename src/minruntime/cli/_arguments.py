@@ -198,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--queues",
         action="store_true",
         help="show each queue's effective preempt and reclaim min-runtimes and the queue (or "
-        "default) each comes from, instead of the jobs (the default view when the snapshot has "
+        "<default>) each comes from, instead of the jobs (the default view when the snapshot has "
         "queues and no pod groups); the JSON output always has them under queueTree",
     )
     explain.add_argument(
