@@ -31,6 +31,7 @@ EXPECTED = "(expected NAMESPACE/NAME of a PodGroup or a Pod, or a NAME only one 
         ("serving/finetune-7b", "; did you mean nlp-team/finetune-7b?"),
         ("llama", "; did you mean nlp-team/llama-sft?"),
         ("vit", "; did you mean vision-team/vit-pretrain?"),
+        ("finetune", "; did you mean nlp-team/finetune-7b or vision-team/sam-finetune?"),
         ("nowhere", ""),
         ("nlp-team/nope", ""),
     ],
