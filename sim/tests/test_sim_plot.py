@@ -128,19 +128,73 @@ def test_the_settings_named_on_the_rows_of_the_load_4_figure() -> None:
         "lost work (GPU-h)",
         "evictions",
         "reclaim waiting (GPU-h)",
+        "mean wait (minutes)",
     ]
+    assert [axes.get_title() for axes in figure.axes] == [
+        "Lost work",
+        "Evictions",
+        "Reclaim waiting",
+        "Jobs' mean wait",
+    ]
+    assert figure.axes[0].get_ylabel() == "setting"
     assert figure.texts[0].get_text() == (
         "philly\ncheckpoints drawn per job; victim order reference; checkpoint-aware: grace "
-        "10m, eviction budget off\n16 replicates per setting (dots; colour: the trace's slice); "
-        "diamond: the mean, bar: its 95% bootstrap interval"
+        "10m, eviction budget off"
     )
     legend = figure.legends[0]
     assert [text.get_text() for text in legend.get_texts()] == [
-        "slice 1/4",
-        "slice 2/4",
-        "slice 3/4",
-        "slice 4/4",
+        "replicate, slice 1/4",
+        "replicate, slice 2/4",
+        "replicate, slice 3/4",
+        "replicate, slice 4/4",
+        "mean of 16 replicates",
+        "95% bootstrap interval",
     ]
+
+
+def test_every_kind_of_mark_is_in_the_legend_with_its_shape_and_colour() -> None:
+    """Each slice's marks have the shape and colour of its legend entry, the mean's diamond and
+    the interval's bar theirs: nothing drawn is missing from the legend."""
+    results = read_results(
+        (RESULTS / "philly-uncertainty-load5.json").read_text(encoding="utf-8"), origin="u"
+    )
+    figure = plot_figure(results.summaries, title="philly")
+    legend = figure.legends[0]
+    keys = {
+        text.get_text(): (handle.get_marker(), handle.get_color())
+        for text, handle in zip(legend.get_texts(), legend.legend_handles, strict=True)
+    }
+    drawn = {
+        (line.get_marker(), line.get_color())
+        for axes in figure.axes
+        for line in axes.lines
+        if line.get_marker() not in (None, "None", "none", "")
+    }
+    assert drawn == {mark for mark in keys.values() if mark[0] not in ("None", None)}
+    assert keys["replicate, slice 1/4"] == ("o", "#0072B2")
+    assert keys["mean of 8 replicates"] == ("D", "black")
+    assert keys["95% bootstrap interval"][0] == "None"
+    assert all(collection.get_colors().tolist() == [[0, 0, 0, 1]] for collection in
+               figure.axes[0].collections)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "height"),
+    [
+        ("philly-uncertainty.json", 7.75),
+        ("philly-orders.json", 6.07),
+        ("philly-uncertainty-load5.json", 3.25),
+        ("philly-uncertainty-load6.json", 3.25),
+    ],
+)
+def test_a_figure_fits_one_screen_at_1280_pixels(name: str, height: float) -> None:
+    """At 1280 pixels the page's column shows a figure about 760 pixels wide, at 96 pixels an
+    inch: the figure is 8 inches wide, and no taller, so it fits a screen with the page's
+    heading above it."""
+    results = read_results((RESULTS / name).read_text(encoding="utf-8"), origin=name)
+    width, tall = plot_figure(results.summaries, title=results.workload).get_size_inches()
+    assert (float(width), round(float(tall), 2)) == (8.0, height)
+    assert tall <= width
 
 
 def test_settings_with_near_equal_figures_stay_apart() -> None:
@@ -173,7 +227,7 @@ def test_a_replicated_sweep_plots_readably_and_writes_png_and_svg(tmp_path: Path
     summaries = run_replicated("synthetic", grid, replicates(slices=2, seeds=[0, 1]), limit=80)
 
     _, marks = check_readable(plot_figure(summaries, title="synthetic"))
-    assert marks == 7 * 3 * (4 + 1)
+    assert marks == 7 * len(PANELS) * (4 + 1)
 
     png, svg = tmp_path / "plot.png", tmp_path / "plot.svg"
     plot(summaries, png, title="synthetic")
@@ -196,20 +250,22 @@ def test_single_runs_plot_as_one_replicate_each() -> None:
     figure = plot_figure(summaries, title="synthetic")
 
     _, marks = check_readable(figure)
-    assert marks == 9 * 3 * 2  # a dot and its mean per setting and panel
-    assert figure.legends == []  # one slice: nothing to tell apart by colour
-    assert "one run per setting" in figure.texts[0].get_text()
+    assert marks == 9 * len(PANELS) * 2  # a dot and its mean per setting and panel
+    legend = figure.legends[0]  # one slice: nothing to tell apart by colour
+    assert [text.get_text() for text in legend.get_texts()] == ["one run", "the run"]
 
 
 @pytest.mark.parametrize(
-    ("xs", "levels"),
+    ("xs", "places"),
     [
-        ([0.0, 0.0, 0.0, 0.0], [0, 1, -1, 2]),
-        ([0.0, 10.0, 20.0], [0, 0, 0]),
-        ([0.0, 2.0, 0.0, 40.0], [0, -1, 1, 0]),
+        ([0.0, 0.0, 0.0, 0.0, 0.0], [(0, 1), (1, 1), (0, -1), (1, -1), (0, 2)]),
+        ([0.0, 10.0, 20.0], [(0, 1), (0, 1), (0, 1)]),
+        ([0.0, 2.0, 0.0, 40.0], [(0, 1), (0, -1), (1, 1), (0, 1)]),
     ],
 )
-def test_dots_too_close_stack_in_turn_above_and_below(xs: list[float], levels: list[int]) -> None:
-    """Spacing 3: equal values take levels 0, 1, -1, 2 ...; values 3 or more apart share a
-    level; ties go in the given order."""
-    assert _stack(xs, 3.0) == levels
+def test_marks_too_close_stack_in_two_lanes_above_and_below(
+    xs: list[float], places: list[tuple[int, int]]
+) -> None:
+    """Spacing 3: equal values take level 1 at their value, then 3 to its right, then level -1,
+    then 2 ...; values 3 or more apart share a level; ties go in the given order."""
+    assert _stack(xs, 3.0) == places

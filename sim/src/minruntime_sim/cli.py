@@ -35,6 +35,7 @@ from minruntime import MinRuntime
 from minruntime_sim.errors import InvalidResults, SimError
 from minruntime_sim.model import (
     DEFAULT_CHECKPOINT_GRACE,
+    DEFAULT_REQUEST_CAP,
     DEFAULT_RESTART_OVERHEAD,
     POLICIES,
     Settings,
@@ -134,6 +135,16 @@ def _factor(text: str) -> float:
             f"expected a load factor > 0 (e.g. 2 or 1.5), got {text!r}"
         )
     return int(value) if value.is_integer() else value
+
+
+def _gpu_hours(text: str) -> int:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf or value * 3600 < 1:
+        raise argparse.ArgumentTypeError(f"expected GPU-hours > 0 (e.g. 8 or 0.5), got {text!r}")
+    return round(value * 3600)
 
 
 def _positive(text: str) -> int:
@@ -272,8 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=["min-runtime"],
         metavar="POLICY",
         help="protection policies to compare: none (no protection, min-runtimes ignored), "
-        "min-runtime (the default), checkpoint-aware (min-runtime plus checkpoint grace, "
-        "eviction budget and least-unsaved-work-first victims)",
+        "min-runtime (the default), checkpoint-aware (min-runtime plus the checkpoint grace, "
+        "and the eviction budget, ranking and per-job request when given)",
     )
     parser.add_argument(
         "--victim-order",
@@ -305,6 +316,26 @@ def build_parser() -> argparse.ArgumentParser:
         type=_min_runtime,
         metavar="DURATION",
         help="checkpoint-aware: the window of --max-evictions (default never: a job's whole life)",
+    )
+    parser.add_argument(
+        "--rank-unsaved",
+        action="store_true",
+        help="checkpoint-aware: take victims by least unsaved work (Session.rank_victims) "
+        "instead of --victim-order, which the other policies keep",
+    )
+    parser.add_argument(
+        "--job-request",
+        type=_gpu_hours,
+        metavar="GPU_HOURS",
+        help="checkpoint-aware: each job requests a min-runtime of GPU_HOURS over its GPUs "
+        "(e.g. 8: 8h for one GPU, 1h for eight), up to --max-job-min-runtime",
+    )
+    parser.add_argument(
+        "--max-job-min-runtime",
+        type=_grace,
+        default=DEFAULT_REQUEST_CAP,
+        metavar="DURATION",
+        help=f"checkpoint-aware: the cap on a job's request (default {DEFAULT_REQUEST_CAP})",
     )
     parser.add_argument("--jobs", type=_positive, default=1, help="parallel processes")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
@@ -599,6 +630,9 @@ def main(
         victim_orders=args.victim_order,
         seed=args.seed[0],
         checkpoint_costs=args.checkpoint_costs,
+        rank_unsaved=args.rank_unsaved,
+        job_request=args.job_request,
+        request_cap=args.max_job_min_runtime,
     )
     progress = args.progress if args.progress is not None else err.isatty()
     if len(reps) > 1:

@@ -317,6 +317,18 @@ class Metrics:
         return self.reclaim_waiting_gpu_seconds / _HOUR
 
     @property
+    def mean_wait_minutes(self) -> float:
+        """The jobs' mean time pending (``queueing``: before the first start and after each
+        eviction), in minutes: what a job's owner waits, on average.
+
+        >>> from minruntime_sim import simulate
+        >>> from minruntime_sim.synthetic import toy_workload
+        >>> round(simulate(toy_workload()).metrics.mean_wait_minutes, 3)
+        0.278
+        """
+        return self.queueing.mean / 60
+
+    @property
     def utilisation(self) -> float:
         """Busy GPU-seconds over GPUs x makespan (0 for an empty run)."""
         capacity = self.total_gpus * self.makespan

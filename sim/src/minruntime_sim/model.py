@@ -111,6 +111,10 @@ trace comes from)."""
 DEFAULT_CHECKPOINT_GRACE: Final = MinRuntime("10m")
 """The checkpoint grace of the ``checkpoint-aware`` policy unless told otherwise."""
 
+DEFAULT_REQUEST_CAP: Final = MinRuntime("2h")
+"""The cap on a job's own min-runtime request (the queues' ``max_job_min_runtime``) when the
+``checkpoint-aware`` policy makes jobs request one, unless told otherwise."""
+
 
 def _positive(name: str) -> Any:
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -594,6 +598,10 @@ def _to_window(value: object) -> MinRuntime:
     return parse_duration(value, origin="Settings eviction_window")
 
 
+def _to_cap(value: object) -> MinRuntime:
+    return parse_duration(value, origin="Settings request_cap")
+
+
 @attrs.frozen(kw_only=True)
 class Settings:
     """The settings of one simulation run.
@@ -640,6 +648,15 @@ class Settings:
         max_evictions: the eviction budget per job (``checkpoint-aware`` only; ``None``: no
             budget).
         eviction_window: the window of the budget (never: a job's whole life).
+        rank_unsaved: ``checkpoint-aware`` only: take victims by least unsaved work
+            (:meth:`minruntime.Session.rank_victims`, as the ``least-unsaved`` order does)
+            instead of ``victim_order``, which stays the order the run is compared within.
+        job_request: ``checkpoint-aware`` only: the size-aware per-job request, in GPU-seconds:
+            each job asks for a min-runtime of ``job_request`` over its GPUs
+            (``JobInputs.requested_min_runtime``, whole seconds rounded up), allowed up to
+            ``request_cap``; ``None`` (the default): jobs request nothing.
+        request_cap: the queues' ``max_job_min_runtime`` when jobs request a min-runtime
+            (default 2h; reset to 0 when they request none).
 
     Queue-level min-runtime settings come from the workload's tree; these defaults apply where
     no queue sets a value. Settings a policy does not use are reset (the grace to 0, the budget
@@ -657,6 +674,12 @@ class Settings:
     'reclaim=0s preempt=0s checkpoint=none order=random seed=7 policy=none'
     >>> Settings(checkpoint_interval=600, checkpoint_costs=False).label
     'reclaim=0s preempt=0s checkpoint=10m/free order=reference'
+    >>> evidence = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware",
+    ...                     rank_unsaved=True, job_request=8 * 3600)
+    >>> evidence.label
+    'reclaim=30m preempt=0s checkpoint=drawn order=reference seed=0 policy=checkpoint-aware grace=10m rank=unsaved request=8h/2h'
+    >>> evidence.ranked_order, evidence.requested_min_runtime(gpus=16)
+    (<VictimOrder.LEAST_UNSAVED: 'least-unsaved'>, MinRuntime('30m'))
     """
 
     preempt_min_runtime: MinRuntime = attrs.field(default=MinRuntime.ZERO, converter=_to_preempt)
@@ -675,6 +698,9 @@ class Settings:
     seed: int = 0
     save_on_preempt: int | None = None
     checkpoint_costs: bool = True
+    rank_unsaved: bool = False
+    job_request: int | None = None
+    request_cap: MinRuntime = attrs.field(default=DEFAULT_REQUEST_CAP, converter=_to_cap)
 
     def __attrs_post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -690,10 +716,21 @@ class Settings:
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
         ):
             raise InvalidSetting(f"max_evictions must be None or an integer >= 0, got {budget!r}")
+        if not isinstance(self.rank_unsaved, bool):
+            raise InvalidSetting(f"rank_unsaved must be True or False, got {self.rank_unsaved!r}")
+        request = self.job_request
+        if request is not None and (
+            isinstance(request, bool) or not isinstance(request, int) or request < 1
+        ):
+            raise InvalidSetting(f"job_request must be None or GPU-seconds >= 1, got {request!r}")
         if self.policy != "checkpoint-aware":
             object.__setattr__(self, "checkpoint_grace", MinRuntime.ZERO)
             object.__setattr__(self, "max_evictions", None)
             object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
+            object.__setattr__(self, "rank_unsaved", False)
+            object.__setattr__(self, "job_request", None)
+        if self.job_request is None:
+            object.__setattr__(self, "request_cap", MinRuntime.ZERO)
         elif budget is None:
             object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
         if self.policy == "none":
@@ -730,6 +767,24 @@ class Settings:
         """Whether the run uses the checkpoint-aware policy."""
         return self.policy == "checkpoint-aware"
 
+    @property
+    def ranked_order(self) -> VictimOrder:
+        """The order victims are taken in: ``least-unsaved`` when the run ranks by unsaved
+        work (``rank_unsaved``), else ``victim_order``."""
+        return VictimOrder.LEAST_UNSAVED if self.rank_unsaved else self.victim_order
+
+    def requested_min_runtime(self, gpus: int) -> MinRuntime | None:
+        """The min-runtime a job of ``gpus`` GPUs requests: ``job_request`` over its GPUs,
+        whole seconds rounded up (the queues' cap applies in the library), or ``None``.
+
+        >>> request = Settings(policy="checkpoint-aware", job_request=8 * 3600)
+        >>> [str(request.requested_min_runtime(gpus)) for gpus in (1, 8, 64)]
+        ['8h', '1h', '7m30s']
+        """
+        if self.job_request is None:
+            return None
+        return MinRuntime(-(-self.job_request // gpus))
+
     def config(self) -> Config:
         """The library configuration these settings stand for."""
         return Config(
@@ -741,6 +796,7 @@ class Settings:
                 reclaim_checkpoint_grace=self.checkpoint_grace,
                 max_evictions=self.max_evictions,
                 eviction_window=self.eviction_window,
+                max_job_min_runtime=self.request_cap if self.job_request else None,
             ),
         )
 
@@ -807,15 +863,30 @@ class Settings:
             label += f" grace={self.checkpoint_grace}"
             if self.max_evictions is not None:
                 label += f" budget={self.budget}"
+            if self.rank_unsaved:
+                label += " rank=unsaved"
+            if self.job_request is not None:
+                label += f" request={self.request}"
         return label
+
+    @property
+    def request(self) -> str:
+        """The per-job request as text: ``"off"``, or GPU-time over the cap (``"8h/2h"``:
+        8 GPU-hours over the job's GPUs, at most 2h)."""
+        if self.job_request is None:
+            return "off"
+        return f"{MinRuntime(self.job_request)}/{self.request_cap}"
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
         """Read back what :meth:`to_dict` wrote (a results file of ``--json``).
 
+        The fields added after the first results files (``rank_unsaved``, ``job_request``,
+        ``request_cap``) may be missing: they take their defaults.
+
         Raises:
             InvalidSetting: for a value :class:`Settings` refuses.
-            KeyError: for a field :meth:`to_dict` writes that ``data`` lacks.
+            KeyError: for another field :meth:`to_dict` writes that ``data`` lacks.
 
         >>> settings = Settings(reclaim_min_runtime="30m", policy="checkpoint-aware")
         >>> Settings.from_dict(settings.to_dict()) == settings
@@ -836,6 +907,9 @@ class Settings:
             seed=data["seed"],
             save_on_preempt=data["save_on_preempt"],
             checkpoint_costs=data["checkpoint_costs"],
+            rank_unsaved=data.get("rank_unsaved", False),
+            job_request=data.get("job_request"),
+            request_cap=data.get("request_cap", DEFAULT_REQUEST_CAP),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -855,6 +929,9 @@ class Settings:
             "seed": self.seed,
             "save_on_preempt": self.save_on_preempt,
             "checkpoint_costs": self.checkpoint_costs,
+            "rank_unsaved": self.rank_unsaved,
+            "job_request": self.job_request,
+            "request_cap": str(self.request_cap),
         }
 
 

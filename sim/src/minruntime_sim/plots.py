@@ -1,12 +1,15 @@
 """The figure of a sweep: lost work, evictions and reclaim waiting, per setting, every replicate.
 
 One row per setting (named by what tells it apart from the others), one panel per metric:
-lost work (GPU-hours), evictions, and reclaim waiting (GPU-hours), the cost of protection. In
-each row a dot per replicate, coloured by the trace's slice, stacked where dots would
-overlap, so every replicate is visible; under them the mean, a diamond, with its 95% interval
-(:class:`~minruntime_sim.uncertainty.Interval`). A single run is one replicate (its interval is
-the point). The settings are not a sequence, so nothing joins them; the axes start at zero,
-where counts and work do. Needs matplotlib (the ``plot`` extra: ``pip install "./sim[plot]"``
+lost work (GPU-hours), evictions, and the cost of protection: reclaim waiting (GPU-hours)
+and the jobs' mean wait (minutes);
+each panel has its own title and axis title. On each row's middle line the mean, a diamond,
+with its 95% interval (:class:`~minruntime_sim.uncertainty.Interval`); above and below it a
+mark per replicate, its colour and shape the trace's slice, stacked where marks would
+overlap, so no replicate hides another. Every kind of mark is in the legend. A single run is
+one replicate (its interval is the point). The settings are not a sequence, so nothing joins
+them; the axes start at zero, where counts and work do. A figure of up to six settings of
+sixteen replicates fits a screen 1,280 pixels wide. Needs matplotlib (the ``plot`` extra: ``pip install "./sim[plot]"``
 from a clone), imported only when a figure is drawn: :func:`require_matplotlib` checks it
 before a long run.
 
@@ -17,7 +20,9 @@ before a long run.
 >>> figure = plot_figure(run_replicated("synthetic", grid, replicates(slices=2), limit=80),
 ...                      title="synthetic")
 >>> [axes.get_xlabel() for axes in figure.axes]
-['lost work (GPU-h)', 'evictions', 'reclaim waiting (GPU-h)']
+['lost work (GPU-h)', 'evictions', 'reclaim waiting (GPU-h)', 'mean wait (minutes)']
+>>> [axes.get_title() for axes in figure.axes]
+['Lost work', 'Evictions', 'Reclaim waiting', "Jobs' mean wait"]
 >>> [label.get_text() for label in figure.axes[0].get_yticklabels()]
 ['reclaim 0s', 'reclaim 1h']
 """
@@ -27,6 +32,7 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import textwrap
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -39,26 +45,31 @@ PANELS: Final = (
     ("lost_gpu_hours", "lost work (GPU-h)"),
     ("evictions", "evictions"),
     ("reclaim_waiting_gpu_hours", "reclaim waiting (GPU-h)"),
+    ("mean_wait_minutes", "mean wait (minutes)"),
 )
 """The metrics the figure shows, one panel each, with their axis labels."""
+
+_TITLES: Final = ("Lost work", "Evictions", "Reclaim waiting", "Jobs' mean wait")
+"""Each panel's title: what it measures (its axis label gives the unit)."""
 
 _INSTALL: Final = (
     "--plot needs matplotlib, which is not installed: install the simulator's plot extra, "
     "pip install './sim[plot]' from a clone of the repository (or pip install matplotlib)"
 )
-_WIDTH: Final = 7.5
+_WIDTH: Final = 8.0
 """The figure's width in inches: about the width of the documentation's text column."""
-_DOT: Final = 2.6
-"""A replicate's dot, diameter in points."""
+_DOT: Final = 3.6
+"""A replicate's mark, size in points."""
 _GAP: Final = 0.5
-"""Points between stacked dots."""
-_MEAN: Final = 5.0
+"""Points between stacked marks."""
+_MEAN: Final = 5.5
 """The mean's diamond, in points."""
-_PAD: Final = 3.0
-"""Points above a row's dots and below its interval."""
-_BAND: Final = 9.0
-"""Points of a row taken by the mean and its interval."""
-_SLICE_COLOURS: Final = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02")
+_PAD: Final = 1.0
+"""Points between a row's outermost marks and its boundary."""
+_SLICE_COLOURS: Final = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
+"""The slices' colours (Okabe and Ito's, told apart with any colour vision)."""
+_SLICE_MARKERS: Final = ("o", "s", "^", "v", "P", "X")
+"""The slices' shapes, so that they are told apart without colour too."""
 
 
 def require_matplotlib() -> Any:
@@ -89,21 +100,33 @@ def plot_formats() -> list[str]:
     return sorted(backend.FigureCanvasAgg.get_supported_filetypes())
 
 
-def _stack(xs: Sequence[float], spacing: float) -> list[int]:
-    """Each dot's level in its row (0, 1, -1, 2, -2, ...), the lowest free one: two dots on
-    one level are at least ``spacing`` apart. Dots are placed left to right (ties in the given
-    order), so the same values stack the same way in every row."""
-    levels: dict[int, list[float]] = {}
-    placed = [0] * len(xs)
+def _stack(xs: Sequence[float], spacing: float) -> list[tuple[int, int]]:
+    """Each mark's place beside its row's middle line, which the mean takes: (lane, level).
+
+    The level is 1, -1, 2, -2, ... (above first, never 0); the lane 0 (at its value) or 1
+    (``spacing`` to the right of it, a jitter that halves the height of a pile of equal
+    values). Each mark takes the first free place: no two marks are closer than ``spacing``
+    (the distance between their centres, in the units of ``xs``). Marks are placed left to
+    right (ties in the given order), so the same values stack the same way in every row.
+
+    >>> _stack([0.0, 0.0, 0.0, 10.0], 3.0)
+    [(0, 1), (1, 1), (0, -1), (0, 1)]
+    """
+    placed: list[tuple[float, int]] = []  # (x, level) of every mark placed
+    places = [(0, 0)] * len(xs)
     for index in sorted(range(len(xs)), key=lambda i: (xs[i], i)):
-        level = 0
-        for step in range(2 * len(xs) + 1):
-            level = (step + 1) // 2 * (1 if step % 2 else -1)
-            if all(abs(xs[index] - other) >= spacing for other in levels.get(level, [])):
+        for step in range(4 * len(xs) + 4):
+            level = (step // 4 + 1) * (1 if step // 2 % 2 == 0 else -1)
+            lane = step % 2
+            x = xs[index] + lane * spacing
+            if all(
+                math.hypot(x - other, (level - other_level) * spacing) >= spacing - 1e-9
+                for other, other_level in placed
+            ):
                 break
-        levels.setdefault(level, []).append(xs[index])
-        placed[index] = level
-    return placed
+        placed.append((x, level))
+        places[index] = (lane, level)
+    return places
 
 
 def _as_replicated(
@@ -117,6 +140,10 @@ def _as_replicated(
 
 def _colour(window: int, windows: int) -> str:
     return _SLICE_COLOURS[window % len(_SLICE_COLOURS)] if windows > 1 else "#555555"
+
+
+def _marker(window: int, windows: int) -> str:
+    return _SLICE_MARKERS[window % len(_SLICE_MARKERS)] if windows > 1 else "o"
 
 
 def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: str) -> Any:
@@ -138,7 +165,7 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
     runs = max((len(row.runs) for row in rows), default=1)
     windows = max((rep.windows for row in rows for rep, _ in row.runs), default=1)
     spacing = _DOT + _GAP
-    # the panels' width in points, a little less than it will be: dots that may touch stack
+    # the panels' width in points, a little less than it will be: marks that may touch stack
     panel = (_WIDTH - 2.4) / len(PANELS) * 72 * 0.9
     # each interval once (a bootstrap of its values): it sets the axis, then it is drawn
     intervals = {
@@ -156,19 +183,28 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
             default=0.0,
         )
         highs.append(_nice(top))
-    reach = 0  # the furthest level from a row's middle a dot takes
+    above = below = 0  # the furthest places above and below a row's middle line marks take
     for number, (metric, _) in enumerate(PANELS):
         scale = panel / highs[number]
         for row in rows:
-            placed = _stack([value * scale for value in row.values(metric)], spacing)
-            reach = max(reach, *map(abs, placed))
-    stack = 2 * reach * spacing + _DOT
-    row_height = stack + _BAND + 2 * _PAD
+            placed = [
+                level
+                for _, level in _stack([value * scale for value in row.values(metric)], spacing)
+            ]
+            above = max(above, *placed)
+            below = max(below, *(-place for place in placed))
+    reach = max(above, below)  # symmetric: the mean on the row's middle line
+    row_height = 2 * (_rise(reach) + _DOT / 2 + _PAD)
     count = max(1, len(rows))
+    shared = common_settings([row.settings for row in rows])
+    heading = "\n".join(
+        textwrap.fill(part, 110, break_on_hyphens=False) for part in (title, shared) if part
+    )
+    lines = heading.count("\n") + 1
     figure, grid = pyplot.subplots(
         1,
         len(PANELS),
-        figsize=(_WIDTH, count * row_height / 72 + 2.0),
+        figsize=(_WIDTH, count * row_height / 72 + 1.25 + 0.17 * lines),
         dpi=100,
         sharey=True,
         layout="constrained",
@@ -177,49 +213,55 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
     panels = list(grid)  # the next panel's first
     for number, (axes, (_, label)) in enumerate(zip(panels, PANELS, strict=True)):
         axes.set_xlim(0, highs[number])
-        ticks = ticker.MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]).tick_values(0, highs[number])
+        ticks = ticker.MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]).tick_values(0, highs[number])
         axes.set_xticks([tick for tick in ticks if 0 <= tick <= highs[number]])
+        axes.xaxis.set_major_formatter(ticker.FuncFormatter(_tick))
         axes.set_ylim(count - 0.5, -0.5)
-        axes.set_xlabel(label, fontsize=9)
+        axes.set_title(_TITLES[number], fontsize=9)
+        axes.set_xlabel(label, fontsize=8.5)
         axes.tick_params(labelsize=8)
         axes.tick_params(axis="y", length=0)
         axes.grid(axis="x", alpha=0.3)
         for boundary in range(1, count):
-            axes.axhline(boundary - 0.5, color="#dddddd", linewidth=0.6)
+            axes.axhline(boundary - 0.5, color="#bbbbbb", linewidth=0.6)
     panels[0].set_yticks(range(len(rows)), names, fontsize=8)
-    shared = common_settings([row.settings for row in rows])
-    replicate_text = (
-        "one run per setting"
-        if runs == 1
-        else f"{runs} replicates per setting (dots; colour: the trace's slice)"
-    )
-    figure.suptitle(
-        "\n".join(
-            part
-            for part in (
-                title,
-                shared,
-                f"{replicate_text}; diamond: the mean, bar: its 95% bootstrap interval",
-            )
-            if part
-        ),
-        fontsize=9,
-    )
+    panels[0].set_ylabel("setting", fontsize=8.5)
+    figure.suptitle(heading, fontsize=9)
+    replicate = "run" if runs == 1 else "replicate"
     handles = [
         pyplot.Line2D(
-            [], [], linestyle="none", marker="o", markersize=_DOT, color=_colour(w, windows)
+            [],
+            [],
+            linestyle="none",
+            marker=_marker(w, windows),
+            markersize=_DOT + 1,
+            markeredgewidth=0,
+            color=_colour(w, windows),
         )
         for w in range(windows)
     ]
-    if windows > 1:
-        figure.legend(
-            handles,
-            [f"slice {w + 1}/{windows}" for w in range(windows)],
-            loc="outside lower center",
-            ncols=min(windows, 6),
-            fontsize=8,
-            frameon=False,
+    labels = (
+        [f"{replicate}, slice {w + 1}/{windows}" for w in range(windows)]
+        if windows > 1
+        else [f"one {replicate}"]
+    )
+    handles.append(
+        pyplot.Line2D(
+            [], [], linestyle="none", marker="D", markersize=_MEAN, markeredgewidth=0, color="black"
         )
+    )
+    labels.append(f"mean of {runs} {replicate}s" if runs > 1 else "the run")
+    if runs > 1:
+        handles.append(pyplot.Line2D([], [], color="black", linewidth=1))
+        labels.append("95% bootstrap interval")
+    figure.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=min(len(handles), 4),
+        fontsize=8,
+        frameon=False,
+    )
     figure.canvas.draw()  # the layout is final: rows' heights in pixels are known
     for axes, (metric, _) in zip(panels, PANELS, strict=True):
         top, bottom = (float(y) for _, y in axes.transData.transform([(0, 0), (0, 1)]))
@@ -228,25 +270,25 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
             values = row.values(metric)
             xs = [float(axes.transData.transform((value, 0))[0]) for value in values]
             placed = _stack([x / figure.dpi * 72 for x in xs], spacing)
-            centre = index - 0.5 + (_PAD + stack / 2) * per_point
-            for (rep, _), value, level in zip(row.runs, values, placed, strict=True):
+            across = spacing * figure.dpi / 72  # a lane, in pixels
+            for (rep, _), x, (lane, level) in zip(row.runs, xs, placed, strict=True):
+                value = float(axes.transData.inverted().transform((x + lane * across, 0))[0])
                 axes.plot(
                     [value],
-                    [centre + level * spacing * per_point],
+                    [index - math.copysign(_rise(abs(level)), level) * per_point],
                     linestyle="none",
-                    marker="o",
+                    marker=_marker(rep.window, rep.windows),
                     markersize=_DOT,
                     markeredgewidth=0,
                     color=_colour(rep.window, rep.windows),
                     clip_on=False,
                 )
             interval = intervals[index, metric]
-            band = index + 0.5 - (_PAD + _BAND / 2) * per_point
             if interval.high > interval.low:
-                axes.hlines(band, interval.low, interval.high, color="black", linewidth=1)
+                axes.hlines(index, interval.low, interval.high, color="black", linewidth=1)
             axes.plot(
                 [interval.mean],
-                [band],
+                [index],
                 linestyle="none",
                 marker="D",
                 markersize=_MEAN,
@@ -255,6 +297,23 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
                 clip_on=False,
             )
     return figure
+
+
+def _rise(level: int) -> float:
+    """How far above (or below) its row's middle line a mark of stacking level ``level``
+    (1, 2, ...) sits, in points: clear of the mean's diamond, then a mark's spacing apart."""
+    return _MEAN / 2 + _GAP + _DOT / 2 + (level - 1) * (_DOT + _GAP)
+
+
+def _tick(value: float, _position: object = None) -> str:
+    """An axis tick's label, short: 1.5k from 1,000 on, no trailing zeros.
+
+    >>> [_tick(value) for value in (0, 0.25, 40, 1500, 2000)]
+    ['0', '0.25', '40', '1.5k', '2k']
+    """
+    if abs(value) >= 1000:
+        return f"{value / 1000:g}k"
+    return f"{value:g}"
 
 
 def _nice(top: float) -> float:

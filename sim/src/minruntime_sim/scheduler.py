@@ -49,7 +49,8 @@ Under the ``checkpoint-aware`` policy each job shows the Session what the simula
 (docs/spec/beyond-min-runtime.md): its ``checkpoint_interval``, its ``last_checkpoint`` (the latest
 checkpoint of its current run, the very instant whose progress an eviction keeps), its
 ``checkpoint_restore`` (the current run's restore, with checkpoint costs on), the times of its
-past evictions, and a weight of 1 per task (one GPU).
+past evictions, its own min-runtime request when the run gives one (``Settings.job_request``
+over its GPUs), and a weight of 1 per task (one GPU).
 
 The simulator asks the library only through its public names (``from minruntime import ...``).
 What it knows of its own jobs it computes itself rather than asking the Session: a job's
@@ -378,14 +379,22 @@ class _AwareJob(_Job):
     checkpoint costs on), so the Session's unsaved work is the GPU time an eviction wastes.
     """
 
-    __slots__ = ("checkpoint_interval", "clock")
+    __slots__ = ("checkpoint_interval", "clock", "request")
 
     def __init__(
-        self, spec: JobSpec, index: int, costs: _Costs, threshold: int, clock: _Clock
+        self,
+        spec: JobSpec,
+        index: int,
+        costs: _Costs,
+        threshold: int,
+        clock: _Clock,
+        request: MinRuntime | None = None,
     ) -> None:
         super().__init__(spec, index, costs, threshold)
         self.clock = clock
         self.checkpoint_interval = None if self.interval is None else MinRuntime(self.interval)
+        self.request = request
+        """Its own min-runtime request (``Settings.job_request`` over its GPUs), or ``None``."""
 
     @property
     def last_checkpoint(self) -> int | None:
@@ -403,8 +412,9 @@ class _AwareJob(_Job):
 
     @property
     def inputs(self) -> JobInputs:
-        """Its checkpoint-aware inputs, as the Session reads them (no request of its own)."""
+        """Its checkpoint-aware inputs, as the Session reads them."""
         return JobInputs(
+            requested_min_runtime=self.request,
             checkpoint_interval=self.checkpoint_interval,
             last_checkpoint=self.last_checkpoint,
             checkpoint_restore=self.restore_input,
@@ -553,7 +563,7 @@ class _Simulation:
         self.used = 0
         self.version = 0
         self.aware = settings.checkpoint_aware
-        self.order = settings.victim_order
+        self.order = settings.ranked_order
         self.ranking = self.order is VictimOrder.LEAST_UNSAVED
         self.rng = random.Random(settings.seed)
         self.shows = shows_checkpoints = self.aware or self.ranking
@@ -588,7 +598,14 @@ class _Simulation:
         """Per change of the nodes: whether a gang of ``n`` fits (key ``n``), the least to free
         for it (key ``-n``)."""
         self.jobs = [
-            _AwareJob(spec, index, _job_costs(spec, settings), threshold, self.clock)
+            _AwareJob(
+                spec,
+                index,
+                _job_costs(spec, settings),
+                threshold,
+                self.clock,
+                settings.requested_min_runtime(spec.gpus),
+            )
             if shows_checkpoints
             else _Job(spec, index, _job_costs(spec, settings), threshold)
             for index, spec in enumerate(workload.jobs)

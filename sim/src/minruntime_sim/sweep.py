@@ -39,6 +39,7 @@ from minruntime import MinRuntime
 from minruntime_sim.metrics import EvictionRecord, Metrics
 from minruntime_sim.model import (
     DEFAULT_CHECKPOINT_GRACE,
+    DEFAULT_REQUEST_CAP,
     DEFAULT_RESTART_OVERHEAD,
     Settings,
     VictimOrder,
@@ -56,6 +57,7 @@ __all__ = [
     "format_table",
     "render_table",
     "run_sweep",
+    "run_tasks",
     "setting_columns",
     "setting_names",
     "settings_grid",
@@ -65,7 +67,9 @@ __all__ = [
 ]
 
 _LOADED: dict[TraceSource, Workload] = {}
-"""The workload last loaded in this process."""
+"""The workloads last loaded in this process, oldest first."""
+_KEPT: Final = 4
+"""How many workloads a process keeps loaded."""
 
 
 @attrs.frozen
@@ -102,7 +106,8 @@ class TraceSource:
             )
             if self.windows > 1:
                 workload = workload.window(self.window, self.windows)
-            _LOADED.clear()  # keep one: a process works on one workload at a time
+            if len(_LOADED) >= _KEPT:  # keep a few: a process works on one or two at a time
+                del _LOADED[next(iter(_LOADED))]
             _LOADED[self] = workload
         return workload
 
@@ -137,6 +142,9 @@ def settings_grid(
     victim_orders: Sequence[VictimOrder] = (VictimOrder.REFERENCE,),
     seed: int = 0,
     checkpoint_costs: bool = True,
+    rank_unsaved: bool = False,
+    job_request: int | None = None,
+    request_cap: MinRuntime = DEFAULT_REQUEST_CAP,
 ) -> list[Settings]:
     """Every combination of the values, reclaim outermost, then preempt, then checkpoints, then
     policies, then victim orders; a combination equal to an earlier one is left out (policy
@@ -159,6 +167,9 @@ def settings_grid(
             victim_order=order,
             seed=seed,
             checkpoint_costs=checkpoint_costs,
+            rank_unsaved=rank_unsaved,
+            job_request=job_request,
+            request_cap=request_cap,
         )
         if settings not in grid:
             grid.append(settings)
@@ -203,29 +214,54 @@ def run_sweep(
     >>> [summary.metrics.completed for summary in summaries]
     [20]
     """
-    with tqdm(total=len(grid), desc="runs", unit="run", disable=not progress) as bar:
-        if executor is None and (jobs <= 1 or len(grid) <= 1):
+    return run_tasks(
+        [(source, settings) for settings in grid],
+        jobs=jobs,
+        executor=executor,
+        progress=progress,
+        detail=detail,
+    )
+
+
+def run_tasks(
+    tasks: Sequence[tuple[TraceSource, Settings]],
+    *,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    progress: bool = False,
+    detail: bool = False,
+) -> list[RunSummary]:
+    """Run each (workload, settings) pair, all in one pool, results in the given order: as
+    :func:`run_sweep` does for one workload, for the runs of several (the replicates of
+    :func:`~minruntime_sim.uncertainty.run_replicated`), so that no process waits for the
+    slowest run of a workload before it starts on the next.
+
+    >>> tasks = [(TraceSource("synthetic", limit=n), settings_grid()[0]) for n in (10, 20)]
+    >>> [summary.metrics.completed for summary in run_tasks(tasks)]
+    [10, 20]
+    """
+    with tqdm(total=len(tasks), desc="runs", unit="run", disable=not progress) as bar:
+        if executor is None and (jobs <= 1 or len(tasks) <= 1):
             summaries = []
-            for settings in grid:
+            for source, settings in tasks:
                 summaries.append(_run_one(source, settings, detail))
                 bar.update()
             return summaries
         if executor is not None:
-            return _gather(executor, source, grid, bar, detail)
+            return _gather(executor, tasks, bar, detail)
         # 'spawn': a fresh interpreter per worker, safe whatever threads the caller runs.
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(grid)), mp_context=context) as pool:
-            return _gather(pool, source, grid, bar, detail)
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=context) as pool:
+            return _gather(pool, tasks, bar, detail)
 
 
 def _gather(
     executor: Executor,
-    source: TraceSource,
-    grid: Sequence[Settings],
+    tasks: Sequence[tuple[TraceSource, Settings]],
     bar: tqdm[NoReturn],
     detail: bool,
 ) -> list[RunSummary]:
-    futures = [executor.submit(_run_one, source, settings, detail) for settings in grid]
+    futures = [executor.submit(_run_one, source, settings, detail) for source, settings in tasks]
     for _ in as_completed(futures):
         bar.update()
     return [future.result() for future in futures]
@@ -406,6 +442,8 @@ _PARTS: Final[tuple[tuple[str, Callable[[Settings], str]], ...]] = (
     ("checkpoint", _checkpoint),
     ("grace", lambda s: str(s.checkpoint_grace) if s.checkpoint_aware else ""),
     ("budget", lambda s: s.budget if s.checkpoint_aware else ""),
+    ("rank", lambda s: ("unsaved" if s.rank_unsaved else "order") if s.checkpoint_aware else ""),
+    ("request", lambda s: s.request if s.checkpoint_aware else ""),
     ("restart", lambda s: str(MinRuntime(s.restart_overhead))),
     ("save", lambda s: "" if s.save_on_preempt is None else str(MinRuntime(s.save_on_preempt))),
     ("resolve", lambda s: s.reclaim_resolve_method),
@@ -453,8 +491,8 @@ def setting_names(settings: Sequence[Settings]) -> list[str]:
 
 def common_settings(settings: Sequence[Settings]) -> str:
     """What every one of ``settings`` shares among the parts readers ask about: the
-    checkpoints, the victim order, and the checkpoint-aware grace and budget ("" if none is
-    shared).
+    checkpoints, the victim order, and the checkpoint-aware grace, budget, ranking and per-job
+    request ("" if none is shared).
 
     >>> common_settings(settings_grid(reclaim=[MinRuntime(0), MinRuntime("30m")],
     ...                               policies=["none", "checkpoint-aware"]))
@@ -475,14 +513,31 @@ def common_settings(settings: Sequence[Settings]) -> str:
     if len(orders) == 1:
         parts.append(f"victim order {orders.pop()}")
     aware = {
-        (setting.checkpoint_grace, setting.budget)
+        (setting.checkpoint_grace, setting.budget, setting.rank_unsaved, setting.request)
         for setting in settings
         if setting.checkpoint_aware
     }
     if len(aware) == 1:
-        grace, budget = aware.pop()
-        parts.append(f"checkpoint-aware: grace {grace}, eviction budget {budget}")
+        grace, budget, ranked, request = aware.pop()
+        said = f"checkpoint-aware: grace {grace}, eviction budget {budget}"
+        if ranked:
+            said += ", victims by least unsaved work"
+        if request != "off":
+            said += f", each job requests {_request_words(request)}"
+        parts.append(said)
     return "; ".join(parts)
+
+
+def _request_words(request: str) -> str:
+    """A per-job request (``Settings.request``) in words.
+
+    >>> _request_words("8h/2h")
+    'a min-runtime of 8 GPU-hours over its GPUs, at most 2h'
+    """
+    gpu_time, _, cap = request.partition("/")
+    hours = MinRuntime(gpu_time).total_seconds() / 3600
+    amount = f"{hours:g} GPU-hour" + ("" if hours == 1 else "s")
+    return f"a min-runtime of {amount} over its GPUs, at most {cap}"
 
 
 def to_json(workload: Workload, summaries: Sequence[RunSummary]) -> str:

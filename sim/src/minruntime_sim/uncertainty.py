@@ -31,6 +31,7 @@ import json
 import math
 import random
 import statistics
+import textwrap
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, Final
@@ -46,7 +47,7 @@ from minruntime_sim.sweep import (
     TraceSource,
     common_settings,
     render_table,
-    run_sweep,
+    run_tasks,
     setting_columns,
 )
 
@@ -58,7 +59,10 @@ __all__ = [
     "Replicate",
     "ReplicatedSummary",
     "Results",
+    "WIDTH",
     "compare",
+    "conclusions",
+    "contended",
     "format_intervals",
     "read_results",
     "replicated_to_json",
@@ -161,6 +165,19 @@ class Interval:
     def __str__(self) -> str:
         return f"{self.mean:.1f} [{self.low:.1f}, {self.high:.1f}]"
 
+    @property
+    def brief(self) -> str:
+        """As ``str``, but in whole numbers when the interval reaches 100, for a narrow column.
+
+        >>> Interval(mean=323.5, low=20.04, high=680.6, n=4).brief
+        '324 [20, 681]'
+        >>> Interval(mean=12.5, low=1.5, high=22.0, n=4).brief
+        '12.5 [1.5, 22.0]'
+        """
+        if self.high < 100:
+            return str(self)
+        return f"{self.mean:.0f} [{self.low:.0f}, {self.high:.0f}]"
+
 
 @attrs.frozen(kw_only=True)
 class ReplicatedSummary:
@@ -203,9 +220,8 @@ def run_replicated(
     the ``executor``, as in :func:`~minruntime_sim.sweep.run_sweep`.
     """
     tasks: list[tuple[Replicate, Settings]] = [(rep, s) for rep in reps for s in grid]
-    results: list[RunSummary] = []
-    for rep in reps:  # one sweep per replicate: each worker loads its slice once
-        source = TraceSource(
+    sources = {
+        rep: TraceSource(
             trace,
             limit=limit,
             gpus=rep.gpus,
@@ -214,15 +230,14 @@ def run_replicated(
             windows=rep.windows,
             load_factor=load_factor,
         )
-        results.extend(
-            run_sweep(
-                source,
-                [attrs.evolve(settings, seed=rep.seed) for settings in grid],
-                jobs=jobs,
-                executor=executor,
-                progress=progress,
-            )
-        )
+        for rep in reps
+    }
+    results = run_tasks(
+        [(sources[rep], attrs.evolve(settings, seed=rep.seed)) for rep, settings in tasks],
+        jobs=jobs,
+        executor=executor,
+        progress=progress,
+    )
     by_setting: dict[int, list[tuple[Replicate, Metrics]]] = {i: [] for i in range(len(grid))}
     for k, ((rep, _), summary) in enumerate(zip(tasks, results, strict=True)):
         by_setting[k % len(grid)].append((rep, summary.metrics))
@@ -321,34 +336,148 @@ REPORTED: Final = (
     ("lost_gpu_hours", "lost GPU-h"),
     ("evictions", "evictions"),
     ("reclaim_waiting_gpu_hours", "reclaim wait GPU-h"),
+    ("mean_wait_minutes", "mean wait min"),
 )
 """The metrics the interval table and the figure show, with their headings."""
+
+
+WIDTH: Final = 100
+"""The widest line of the text report: it fits a terminal of 100 columns."""
+
+_SENTENCES: Final = {
+    "lost_gpu_hours": ("lost less work than", "lost more work than", "GPU-hours"),
+    "evictions": ("evicted less often than", "evicted more often than", "evictions"),
+    "reclaim_waiting_gpu_hours": (
+        "made queues wait less for reclaim than",
+        "made queues wait longer for reclaim than",
+        "GPU-hours of reclaim waiting",
+    ),
+    "mean_wait_minutes": (
+        "made jobs wait less on average than",
+        "made jobs wait longer on average than",
+        "minutes of mean wait",
+    ),
+}
+"""How a conclusion about each reported metric reads: lower, higher, and its unit."""
+
+
+def contended(summary: ReplicatedSummary) -> list[Replicate]:
+    """The replicates in which ``summary``'s setting evicted anything: where the queues
+    contended, when the setting is no protection (a replicate where nothing is evicted without
+    protection evicts nothing with it either, and every setting gives the same figures there).
+
+    >>> from minruntime_sim.sweep import settings_grid
+    >>> runs = run_replicated("synthetic", settings_grid(), replicates(slices=2), limit=40)
+    >>> [rep.label for rep in contended(runs[0])]
+    ['slice 1/2 seed 0 full size', 'slice 2/2 seed 0 full size']
+    """
+    return [rep for rep, metrics in summary.runs if metrics.evictions]
+
+
+def _which(reps: Sequence[Replicate], every: Sequence[Replicate]) -> str:
+    """The replicates ``reps`` of ``every``, said briefly: "all", or the slices every seed and
+    size of which is in ``reps`` ("slice 2/4"), then the other replicates by label."""
+    if list(reps) == list(every):
+        return "all"
+    chosen = set(reps)
+    parts: list[str] = []
+    named: set[Replicate] = set()
+    for window in sorted({rep.window for rep in every}):
+        mine = [rep for rep in every if rep.window == window]
+        if len(mine) > 1 and all(rep in chosen for rep in mine):
+            parts.append(f"slice {window + 1}/{mine[0].windows}")
+            named.update(mine)
+    parts += [rep.label for rep in reps if rep not in named]
+    return ", ".join(parts) if parts else "none"
+
+
+def _counts(comparison: Comparison) -> str:
+    """A comparison as ``lower / higher / equal`` counts, for a narrow table cell."""
+    return f"{comparison.lower} / {comparison.higher} / {comparison.equal}"
+
+
+def _names(settings: Sequence[Settings]) -> list[str]:
+    """A short name per setting for sentences: its parts that tell the settings apart, the
+    policy first; ``none`` bare (it ignores the min-runtimes)."""
+    columns = setting_columns(settings)
+    names = []
+    for i, setting in enumerate(settings):
+        if setting.policy == "none":
+            names.append("none")
+            continue
+        parts = [values[i] for heading, values in columns if heading == "policy"]
+        parts += [
+            f"{heading} {values[i]}"
+            for heading, values in columns
+            if heading != "policy" and values[i]
+        ]
+        names.append(" ".join(parts[:1]) + (f" ({', '.join(parts[1:])})" if parts[1:] else ""))
+    return names
+
+
+def conclusions(
+    summaries: Sequence[ReplicatedSummary],
+) -> list[tuple[int, int, str, Comparison, bool]]:
+    """Each comparison the report makes: (setting, its baseline, metric, how it compared,
+    whether it held), in the grid's order, then the metrics' (:data:`REPORTED`).
+
+    A setting's baseline is the first setting of the grid that differs from it only in its
+    protection (the min-runtimes, the policy and its checkpoint-aware settings). A conclusion
+    *held* when the setting went the same way (strictly) in every replicate its baseline
+    :func:`contended` and never the other way (the others give equal figures).
+    """
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for index, summary in enumerate(summaries):
+        groups.setdefault(_scenario(summary.settings), []).append(index)
+    found = []
+    for first, *others in groups.values():
+        busy = len(contended(summaries[first]))
+        for other in others:
+            for metric, _ in REPORTED:
+                comparison = compare(summaries[other], summaries[first], metric)
+                held = (
+                    bool(busy)
+                    and comparison.one_way
+                    and busy == max(comparison.lower, comparison.higher)
+                )
+                found.append((other, first, metric, comparison, held))
+    return found
 
 
 def format_intervals(
     summaries: Sequence[ReplicatedSummary], *, style: TableFormat = TableFormat.TEXT
 ) -> str:
-    """A table of each setting's metrics as a mean with its 95% interval, then how each
-    compares, replicate by replicate, with its baseline: the first setting of the grid that
-    differs from it only in its protection (min-runtimes, policy), so the first of each victim
-    order, checkpoint interval and cost (``holds``: the same way in every replicate).
+    """A report of replicated runs: what every setting shares, said once; each setting's
+    metrics as a mean with its 95% interval; how each compares, replicate by replicate, with
+    its baseline (:func:`conclusions`) and in how many replicates the queues contended; then
+    one sentence per conclusion that held in every contended replicate, and the ones that did
+    not.
 
-    As text (the default), each setting is named by its full label. As Markdown, the settings
-    are named by the parts that tell them apart (:func:`~minruntime_sim.sweep.setting_columns`,
-    one column each), what they share is said above the tables, and the comparisons are a
-    second table.
+    The settings are named by the parts that tell them apart
+    (:func:`~minruntime_sim.sweep.setting_columns`, one column each). As text (the default)
+    no line is wider than :data:`WIDTH`; as Markdown the tables are pipe tables, for a page.
 
     >>> from minruntime import MinRuntime
     >>> from minruntime_sim.sweep import settings_grid
     >>> grid = settings_grid(reclaim=[MinRuntime("0s"), MinRuntime("1h")])
     >>> runs = run_replicated("synthetic", grid, replicates(slices=2), limit=80)
     >>> print(format_intervals(runs))
-    setting                                                        lost GPU-h       evictions           reclaim wait GPU-h
-    reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0  2.0 [1.1, 3.0]   19.5 [11.0, 28.0]   0.0 [0.0, 0.0]
-    reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0  1.6 [1.4, 1.8]   18.0 [12.0, 24.0]   0.5 [0.0, 0.9]
+    Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean over 2
+    replicates [95% bootstrap interval].
     <BLANKLINE>
-    against reclaim=0s preempt=0s checkpoint=drawn order=reference seed=0, over 2 replicates:
-      reclaim=1h preempt=0s checkpoint=drawn order=reference seed=0: lost GPU-h lower in 1, higher in 1 of 2: mixed; evictions lower in 1, higher in 1 of 2: mixed; reclaim wait GPU-h higher in 1, equal in 1 of 2: never lower
+    reclaim      lost GPU-h         evictions  reclaim wait GPU-h
+    0s       2.0 [1.1, 3.0]  19.5 [11.0, 28.0]      0.0 [0.0, 0.0]
+    1h       1.6 [1.4, 1.8]  18.0 [12.0, 24.0]      0.5 [0.0, 0.9]
+    <BLANKLINE>
+    Replicate by replicate, against reclaim 0s: in how many replicates each figure was lower /
+    higher / equal. Contended (evictions without protection): 2 of 2 (all).
+    <BLANKLINE>
+    reclaim  lost GPU-h  evictions  reclaim wait GPU-h
+    1h        1 / 1 / 0  1 / 1 / 0           0 / 1 / 1
+    <BLANKLINE>
+    Held in every contended replicate: none.
+    Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1, higher in 1), evictions (lower in 1,
+    higher in 1), reclaim wait GPU-h (higher in 1, equal in 1).
     >>> print(format_intervals(runs, style=TableFormat.MARKDOWN))
     Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean over 2 replicates [95% bootstrap interval].
     <BLANKLINE>
@@ -357,49 +486,27 @@ def format_intervals(
     | 0s | 2.0 [1.1, 3.0] | 19.5 [11.0, 28.0] | 0.0 [0.0, 0.0] |
     | 1h | 1.6 [1.4, 1.8] | 18.0 [12.0, 24.0] | 0.5 [0.0, 0.9] |
     <BLANKLINE>
-    Replicate by replicate, against the baseline:
+    Replicate by replicate, against reclaim 0s: in how many replicates each figure was lower / higher / equal. Contended (evictions without protection): 2 of 2 (all).
     <BLANKLINE>
-    | reclaim | against | lost GPU-h | evictions | reclaim wait GPU-h |
-    | :-- | :-- | :-- | :-- | :-- |
-    | 1h | 0s | mixed (lower in 1, higher in 1) | mixed (lower in 1, higher in 1) | never lower (higher in 1, equal in 1) |
+    | reclaim | lost GPU-h | evictions | reclaim wait GPU-h |
+    | :-- | --: | --: | --: |
+    | 1h | 1 / 1 / 0 | 1 / 1 / 0 | 0 / 1 / 1 |
+    <BLANKLINE>
+    Held in every contended replicate: none.
+    Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1, higher in 1), evictions (lower in 1, higher in 1), reclaim wait GPU-h (higher in 1, equal in 1).
 
     Two replicates give wide intervals: with so few, an interval is little more than the range
     of the values, and the comparisons say more.
     """
-    groups: dict[tuple[object, ...], list[int]] = {}
-    for index, summary in enumerate(summaries):
-        groups.setdefault(_scenario(summary.settings), []).append(index)
-    pairs = [(first, other) for first, *others in groups.values() for other in others]
-    if style is TableFormat.MARKDOWN:
-        return _markdown_intervals(summaries, pairs)
-    header = ("setting", *(heading for _, heading in REPORTED))
-    rows = [
-        (summary.settings.label, *(str(summary.interval(name)) for name, _ in REPORTED))
-        for summary in summaries
-    ]
-    text = [render_table(header, rows)]
-    for first, *others in groups.values():
-        if not others:
-            continue
-        base = summaries[first]
-        text.append("")
-        text.append(f"against {base.settings.label}, over {len(base.runs)} replicates:")
-        for index in others:
-            summary = summaries[index]
-            verdicts = "; ".join(
-                f"{heading} {compare(summary, base, name)}" for name, heading in REPORTED
-            )
-            text.append(f"  {summary.settings.label}: {verdicts}")
-    return "\n".join(text)
+    text = style is TableFormat.TEXT
 
+    def para(sentence: str) -> str:
+        return textwrap.fill(sentence, WIDTH, break_on_hyphens=False) if text else sentence
 
-def _markdown_intervals(
-    summaries: Sequence[ReplicatedSummary], pairs: Sequence[tuple[int, int]]
-) -> str:
-    """:func:`format_intervals` as Markdown: a sentence, the intervals, the comparisons."""
     settings = [summary.settings for summary in summaries]
     columns = setting_columns(settings)
-    names = [heading for heading, _ in columns]
+    headings = [heading for heading, _ in columns]
+    names = _names(settings)
     shared = common_settings(settings)
     counts = sorted({len(summary.runs) for summary in summaries})
     over = " or ".join(map(str, counts))
@@ -408,39 +515,108 @@ def _markdown_intervals(
     rows = [
         (
             *(values[i] for _, values in columns),
-            *(str(summary.interval(name)) for name, _ in REPORTED),
+            *(
+                summary.interval(name).brief if text else str(summary.interval(name))
+                for name, _ in REPORTED
+            ),
         )
         for i, summary in enumerate(summaries)
     ]
-    headings = [heading for _, heading in REPORTED]
-    text = [
-        lead,
+    metrics = [heading for _, heading in REPORTED]
+    out = [
+        para(lead),
         "",
-        render_table([*names, *headings], rows, style=TableFormat.MARKDOWN, right=len(names)),
+        render_table([*headings, *metrics], rows, style=style, right=len(headings)),
     ]
-    if pairs:
-
-        def name(index: int) -> str:
-            return ", ".join(values[index] for _, values in columns if values[index])
-
-        verdicts = [
-            (
-                *(values[other] for _, values in columns),
-                name(first),
-                *(
-                    compare(summaries[other], summaries[first], metric).brief
-                    for metric, _ in REPORTED
-                ),
+    found = conclusions(summaries)
+    for first in dict.fromkeys(base for _, base, _, _, _ in found):
+        base = summaries[first]
+        every = [rep for rep, _ in base.runs]
+        busy = contended(base)
+        against = names[first]
+        out += [
+            "",
+            para(
+                f"Replicate by replicate, against {against}: in how many replicates each "
+                "figure was lower / higher / equal. Contended (evictions without protection): "
+                f"{len(busy)} of {len(every)} ({_which(busy, every)})."
+            ),
+            "",
+            render_table(
+                [*headings, *metrics],
+                [
+                    (
+                        *(values[other] for _, values in columns),
+                        *(_counts(c) for o, b, _, c, _ in found if o == other and b == first),
+                    )
+                    for other in dict.fromkeys(o for o, b, _, _, _ in found if b == first)
+                ],
+                style=style,
+                right=len(headings),
+            ),
+        ]
+    if not found:
+        return "\n".join(out)
+    held = [
+        f"- {_sentence(summaries, names, other, first, metric, comparison)}"
+        for other, first, metric, comparison, ok in found
+        if ok
+    ]
+    out += ["", "Held in every contended replicate:" + ("" if held else " none.")]
+    out += [
+        textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False) if text else line
+        for line in held
+    ]
+    missed: dict[int, list[str]] = {}
+    for other, _, metric, comparison, ok in found:
+        if not ok:
+            missed.setdefault(other, []).append(
+                f"{dict(REPORTED)[metric]} ({comparison.brief.partition('(')[2][:-1]})"
             )
-            for first, other in pairs
-        ]
-        text += [
-            "",
-            "Replicate by replicate, against the baseline:",
-            "",
-            render_table([*names, "against", *headings], verdicts, style=TableFormat.MARKDOWN),
-        ]
-    return "\n".join(text)
+    if missed:
+        out.append(
+            para(
+                "Did not hold in every contended replicate (mixed, or equal): "
+                + "; ".join(f"{names[other]} on {', '.join(on)}" for other, on in missed.items())
+                + "."
+            )
+        )
+    return "\n".join(out)
+
+
+def _sentence(
+    summaries: Sequence[ReplicatedSummary],
+    names: Sequence[str],
+    other: int,
+    first: int,
+    metric: str,
+    comparison: Comparison,
+) -> str:
+    """One conclusion that held, in plain words, with the two means."""
+    lower, higher, unit = _SENTENCES[metric]
+    verb = lower if comparison.lower else higher
+    busy = len(contended(summaries[first]))
+    mine = summaries[other].interval(metric).mean
+    theirs = summaries[first].interval(metric).mean
+    where = "the contended replicate" if busy == 1 else f"all {busy} contended replicates"
+    return (
+        f"{names[other]} {verb} {names[first]} in {where}: {_figure(mine)} against "
+        f"{_figure(theirs)} {unit} on average."
+    )
+
+
+def _figure(value: float) -> str:
+    """A mean for a sentence: whole from 100, one place from 1, two below (so that small
+    figures do not all read 0.0).
+
+    >>> [_figure(value) for value in (323.46, 9.61, 0.034, 0.0)]
+    ['323', '9.6', '0.03', '0']
+    """
+    if value == 0:
+        return "0"
+    if value >= 100:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if value >= 1 else f"{value:.2f}"
 
 
 def _scenario(settings: Settings) -> tuple[object, ...]:
