@@ -345,8 +345,7 @@ def test_plot_draws_a_row_per_setting_and_a_panel_per_metric(
     ]
     assert figure.texts[0].get_text() == (
         "hand, 4 GPUs\ncheckpoints every 50s (free); victim order reference; checkpoint-aware: "
-        "grace 20s, eviction budget off\none run per setting; diamond: the mean, bar: its 95% "
-        "bootstrap interval"
+        "grace 20s, eviction budget off"
     )
 
 
@@ -434,8 +433,8 @@ def test_from_json_reports_a_results_file_without_running(
         "Every setting: checkpoints drawn per job; victim order reference. Each figure: the "
         "mean over 2 replicates [95% bootstrap interval].",
         "",
-        "| reclaim | lost GPU-h | evictions | reclaim wait GPU-h |",
-        "| :-- | --: | --: | --: |",
+        "| reclaim | lost GPU-h | evictions | reclaim wait GPU-h | mean wait min |",
+        "| :-- | --: | --: | --: | --: |",
     ]
     assert copy.read_bytes() == path.read_bytes()
 

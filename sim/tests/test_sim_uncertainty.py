@@ -188,7 +188,14 @@ def test_the_command_reports_intervals_and_writes_every_replicate(tmp_path: Path
     assert lines[0] == (
         "synthetic(seed=0, jobs=80): 80 jobs, 4 replicates (slices 2, seeds 0 1, sizes full)"
     )
-    assert lines[2].split()[:4] == ["setting", "lost", "GPU-h", "evictions"]
+    assert lines[2:6] == [
+        "Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean "
+        "over 4",
+        "replicates [95% bootstrap interval].",
+        "",
+        "reclaim      lost GPU-h          evictions  reclaim wait GPU-h     mean wait min",
+    ]
+    assert max(map(len, lines)) <= 100
     document = json.loads(path.read_text(encoding="utf-8"))
     assert document["replicates"] == [
         "slice 1/2 seed 0 full size",

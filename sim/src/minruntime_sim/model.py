@@ -872,7 +872,11 @@ class Settings:
     @property
     def request(self) -> str:
         """The per-job request as text: ``"off"``, or GPU-time over the cap (``"8h/2h"``:
-        8 GPU-hours over the job's GPUs, at most 2h)."""
+        8 GPU-hours over the job's GPUs, at most 2h).
+
+        >>> Settings(policy="checkpoint-aware", job_request=8 * 3600).request
+        '8h/2h'
+        """
         if self.job_request is None:
             return "off"
         return f"{MinRuntime(self.job_request)}/{self.request_cap}"

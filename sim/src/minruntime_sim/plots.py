@@ -269,9 +269,9 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
         for index, row in enumerate(rows):
             values = row.values(metric)
             xs = [float(axes.transData.transform((value, 0))[0]) for value in values]
-            placed = _stack([x / figure.dpi * 72 for x in xs], spacing)
+            places = _stack([x / figure.dpi * 72 for x in xs], spacing)
             across = spacing * figure.dpi / 72  # a lane, in pixels
-            for (rep, _), x, (lane, level) in zip(row.runs, xs, placed, strict=True):
+            for (rep, _), x, (lane, level) in zip(row.runs, xs, places, strict=True):
                 value = float(axes.transData.inverted().transform((x + lane * across, 0))[0])
                 axes.plot(
                     [value],

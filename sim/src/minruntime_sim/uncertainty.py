@@ -54,12 +54,12 @@ from minruntime_sim.sweep import (
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
     "REPORTED",
+    "WIDTH",
     "Comparison",
     "Interval",
     "Replicate",
     "ReplicatedSummary",
     "Results",
-    "WIDTH",
     "compare",
     "conclusions",
     "contended",
@@ -167,14 +167,14 @@ class Interval:
 
     @property
     def brief(self) -> str:
-        """As ``str``, but in whole numbers when the interval reaches 100, for a narrow column.
+        """As ``str``, but in whole numbers when the interval reaches 10, for a narrow column.
 
         >>> Interval(mean=323.5, low=20.04, high=680.6, n=4).brief
         '324 [20, 681]'
-        >>> Interval(mean=12.5, low=1.5, high=22.0, n=4).brief
-        '12.5 [1.5, 22.0]'
+        >>> Interval(mean=1.25, low=0.5, high=2.0, n=4).brief
+        '1.2 [0.5, 2.0]'
         """
-        if self.high < 100:
+        if self.high < 10:
             return str(self)
         return f"{self.mean:.0f} [{self.low:.0f}, {self.high:.0f}]"
 
@@ -425,20 +425,34 @@ def conclusions(
     protection (the min-runtimes, the policy and its checkpoint-aware settings). A conclusion
     *held* when the setting went the same way (strictly) in every replicate its baseline
     :func:`contended` and never the other way (the others give equal figures).
+
+    >>> from minruntime import MinRuntime
+    >>> from minruntime_sim.sweep import settings_grid
+    >>> grid = settings_grid(reclaim=[MinRuntime("30m")], policies=["none", "checkpoint-aware"])
+    >>> runs = run_replicated("synthetic", grid, replicates(slices=2), limit=200)
+    >>> [(metric, str(comparison), held) for _, _, metric, comparison, held in conclusions(runs)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('lost_gpu_hours', 'lower in 1, higher in 1 of 2: mixed', False),
+     ('evictions', 'lower in 1, higher in 1 of 2: mixed', False),
+     ('reclaim_waiting_gpu_hours', 'higher in 2 of 2: holds', True),
+     ('mean_wait_minutes', 'lower in 2 of 2: holds', True)]
     """
     groups: dict[tuple[object, ...], list[int]] = {}
     for index, summary in enumerate(summaries):
         groups.setdefault(_scenario(summary.settings), []).append(index)
     found = []
     for first, *others in groups.values():
-        busy = len(contended(summaries[first]))
+        base = summaries[first]
+        busy = [i for i, (_, metrics) in enumerate(base.runs) if metrics.evictions]
         for other in others:
             for metric, _ in REPORTED:
-                comparison = compare(summaries[other], summaries[first], metric)
+                comparison = compare(summaries[other], base, metric)
+                pairs = list(zip(summaries[other].values(metric), base.values(metric), strict=True))
+                lower = comparison.lower > 0
                 held = (
                     bool(busy)
                     and comparison.one_way
-                    and busy == max(comparison.lower, comparison.higher)
+                    and all((a < b) if lower else (a > b) for a, b in (pairs[i] for i in busy))
                 )
                 found.append((other, first, metric, comparison, held))
     return found
@@ -455,7 +469,9 @@ def format_intervals(
 
     The settings are named by the parts that tell them apart
     (:func:`~minruntime_sim.sweep.setting_columns`, one column each). As text (the default)
-    no line is wider than :data:`WIDTH`; as Markdown the tables are pipe tables, for a page.
+    the sentences are wrapped at :data:`WIDTH` columns and the figures are whole numbers from
+    10 on (:attr:`Interval.brief`), so that a table of a few settings fits too; as Markdown
+    the tables are pipe tables, for a page, with a decimal place.
 
     >>> from minruntime import MinRuntime
     >>> from minruntime_sim.sweep import settings_grid
@@ -465,35 +481,36 @@ def format_intervals(
     Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean over 2
     replicates [95% bootstrap interval].
     <BLANKLINE>
-    reclaim      lost GPU-h         evictions  reclaim wait GPU-h
-    0s       2.0 [1.1, 3.0]  19.5 [11.0, 28.0]      0.0 [0.0, 0.0]
-    1h       1.6 [1.4, 1.8]  18.0 [12.0, 24.0]      0.5 [0.0, 0.9]
+    reclaim      lost GPU-h    evictions  reclaim wait GPU-h  mean wait min
+    0s       2.0 [1.1, 3.0]  20 [11, 28]      0.0 [0.0, 0.0]     11 [3, 19]
+    1h       1.6 [1.4, 1.8]  18 [12, 24]      0.5 [0.0, 0.9]      9 [3, 14]
     <BLANKLINE>
-    Replicate by replicate, against reclaim 0s: in how many replicates each figure was lower /
-    higher / equal. Contended (evictions without protection): 2 of 2 (all).
+    Replicate by replicate, against reclaim 0s: in how many replicates each figure was lower / higher /
+    equal. Contended (evictions without protection): 2 of 2 (all).
     <BLANKLINE>
-    reclaim  lost GPU-h  evictions  reclaim wait GPU-h
-    1h        1 / 1 / 0  1 / 1 / 0           0 / 1 / 1
+    reclaim  lost GPU-h  evictions  reclaim wait GPU-h  mean wait min
+    1h        1 / 1 / 0  1 / 1 / 0           0 / 1 / 1      1 / 1 / 0
     <BLANKLINE>
     Held in every contended replicate: none.
-    Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1, higher in 1), evictions (lower in 1,
-    higher in 1), reclaim wait GPU-h (higher in 1, equal in 1).
+    Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1,
+    higher in 1), evictions (lower in 1, higher in 1), reclaim wait GPU-h (higher in 1, equal in 1),
+    mean wait min (lower in 1, higher in 1).
     >>> print(format_intervals(runs, style=TableFormat.MARKDOWN))
     Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean over 2 replicates [95% bootstrap interval].
     <BLANKLINE>
-    | reclaim | lost GPU-h | evictions | reclaim wait GPU-h |
-    | :-- | --: | --: | --: |
-    | 0s | 2.0 [1.1, 3.0] | 19.5 [11.0, 28.0] | 0.0 [0.0, 0.0] |
-    | 1h | 1.6 [1.4, 1.8] | 18.0 [12.0, 24.0] | 0.5 [0.0, 0.9] |
+    | reclaim | lost GPU-h | evictions | reclaim wait GPU-h | mean wait min |
+    | :-- | --: | --: | --: | --: |
+    | 0s | 2.0 [1.1, 3.0] | 19.5 [11.0, 28.0] | 0.0 [0.0, 0.0] | 11.2 [2.9, 19.4] |
+    | 1h | 1.6 [1.4, 1.8] | 18.0 [12.0, 24.0] | 0.5 [0.0, 0.9] | 8.6 [2.9, 14.3] |
     <BLANKLINE>
     Replicate by replicate, against reclaim 0s: in how many replicates each figure was lower / higher / equal. Contended (evictions without protection): 2 of 2 (all).
     <BLANKLINE>
-    | reclaim | lost GPU-h | evictions | reclaim wait GPU-h |
-    | :-- | --: | --: | --: |
-    | 1h | 1 / 1 / 0 | 1 / 1 / 0 | 0 / 1 / 1 |
+    | reclaim | lost GPU-h | evictions | reclaim wait GPU-h | mean wait min |
+    | :-- | --: | --: | --: | --: |
+    | 1h | 1 / 1 / 0 | 1 / 1 / 0 | 0 / 1 / 1 | 1 / 1 / 0 |
     <BLANKLINE>
     Held in every contended replicate: none.
-    Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1, higher in 1), evictions (lower in 1, higher in 1), reclaim wait GPU-h (higher in 1, equal in 1).
+    Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1, higher in 1), evictions (lower in 1, higher in 1), reclaim wait GPU-h (higher in 1, equal in 1), mean wait min (lower in 1, higher in 1).
 
     Two replicates give wide intervals: with so few, an interval is little more than the range
     of the values, and the comparisons say more.
