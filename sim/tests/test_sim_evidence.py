@@ -52,21 +52,21 @@ def evictions(settings: Settings) -> list[tuple[str, int, int]]:
     return [(e.job, e.time, e.lost_gpu_seconds) for e in simulate(TOY, settings).evictions]
 
 
-AWARE = {"reclaim_min_runtime": "10m", "policy": "checkpoint-aware", "checkpoint_grace": "0s"}
+AWARE = Settings(
+    reclaim_min_runtime="10m", policy="checkpoint-aware", checkpoint_grace="0s", restart_overhead=0
+)
 
 
 def test_ranking_by_unsaved_work_takes_the_victim_that_loses_least() -> None:
-    assert evictions(Settings(**AWARE, restart_overhead=0)) == [("small2", 1000, 110)]
-    assert evictions(Settings(**AWARE, restart_overhead=0, rank_unsaved=True)) == [
-        ("small1", 1000, 5)
-    ]
+    assert evictions(AWARE) == [("small2", 1000, 110)]
+    assert evictions(attrs.evolve(AWARE, rank_unsaved=True)) == [("small1", 1000, 5)]
 
 
 def test_a_size_aware_request_protects_small_jobs_longer_up_to_the_cap() -> None:
     """3 GPU-hours: the one-GPU jobs ask for 3h and are allowed 2h (the cap); the two-GPU job
     asks for 1h30m, but taking it would drop queue a below its fair share. So small1, started
     at 5, goes at 7205, when its 2h end, instead of small2 at 1000."""
-    got = evictions(Settings(**AWARE, restart_overhead=0, job_request=3 * 3600))
+    got = evictions(attrs.evolve(AWARE, job_request=3 * 3600))
     assert got == [("small1", 7205, 270)]
 
 
@@ -75,7 +75,7 @@ def test_the_request_and_the_ranking_apply_to_the_checkpoint_aware_policy_only()
     assert (plain.rank_unsaved, plain.job_request, plain.request_cap) == (
         False,
         None,
-        MinRuntime.ZERO,
+        MinRuntime("2h"),
     )
     assert evictions(attrs.evolve(plain, restart_overhead=0)) == [("small2", 1000, 110)]
     aware = Settings(policy="checkpoint-aware", job_request=8 * 3600)

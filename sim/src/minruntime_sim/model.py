@@ -656,7 +656,7 @@ class Settings:
             (``JobInputs.requested_min_runtime``, whole seconds rounded up), allowed up to
             ``request_cap``; ``None`` (the default): jobs request nothing.
         request_cap: the queues' ``max_job_min_runtime`` when jobs request a min-runtime
-            (default 2h; reset to 0 when they request none).
+            (default 2h; reset to it when they request none).
 
     Queue-level min-runtime settings come from the workload's tree; these defaults apply where
     no queue sets a value. Settings a policy does not use are reset (the grace to 0, the budget
@@ -729,8 +729,8 @@ class Settings:
             object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
             object.__setattr__(self, "rank_unsaved", False)
             object.__setattr__(self, "job_request", None)
-        if self.job_request is None:
-            object.__setattr__(self, "request_cap", MinRuntime.ZERO)
+        if self.job_request is None:  # unused: equal runs have equal settings
+            object.__setattr__(self, "request_cap", DEFAULT_REQUEST_CAP)
         elif budget is None:
             object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
         if self.policy == "none":
