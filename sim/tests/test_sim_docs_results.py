@@ -19,6 +19,7 @@ DOCS = ROOT / "docs"
 HOWTO = DOCS / "howto-choose-min-runtime.md"
 
 SHOWN = [
+    ("philly-evidence.json", "philly-evidence.svg"),
     ("philly-uncertainty.json", "philly-protection-load4.svg"),
     ("philly-orders.json", "philly-orders-load4.svg"),
     ("philly-uncertainty-load5.json", "philly-protection-load5.svg"),
@@ -62,6 +63,28 @@ def test_no_results_page_shows_console_output_wider_than_the_page() -> None:
         "article div.doctest pre {\n"
     ) in css
     assert "  white-space: pre-wrap;" in css
+
+
+def test_the_ablation_table_is_the_one_its_results_files_give() -> None:
+    """The ablation table of the how-to is ``python sim/results/ablation_table.py``: a row per
+    setting of the results files of ``sim/results/ablation/``, each file the run of a command
+    the results' README shows."""
+    spec = importlib.util.spec_from_file_location(
+        "ablation_table", RESULTS / "ablation_table.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    ablation_table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ablation_table)
+    page = HOWTO.read_text(encoding="utf-8")
+
+    assert ablation_table.table() + "\n" in page
+    assert "python sim/results/ablation_table.py" in page
+    files = sorted(path.name for path in (RESULTS / "ablation").glob("*.json"))
+    assert files == sorted({name for _, name, _, _ in ablation_table.ROWS})
+    readme = (RESULTS / "README.md").read_text(encoding="utf-8")
+    for name in files:
+        assert f"--json sim/results/ablation/{name}" in readme
 
 
 def test_the_load_table_is_the_one_its_results_files_give() -> None:

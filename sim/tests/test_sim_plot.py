@@ -86,6 +86,7 @@ def check_readable(figure: Any) -> tuple[int, int]:
 @pytest.mark.parametrize(
     ("name", "rows", "replicate_count"),
     [
+        ("philly-evidence.json", 3, 16),
         ("philly-uncertainty.json", 11, 16),
         ("philly-orders.json", 8, 16),
         ("philly-uncertainty-load5.json", 5, 8),

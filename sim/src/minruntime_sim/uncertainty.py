@@ -375,20 +375,43 @@ def contended(summary: ReplicatedSummary) -> list[Replicate]:
 
 
 def _which(reps: Sequence[Replicate], every: Sequence[Replicate]) -> str:
-    """The replicates ``reps`` of ``every``, said briefly: "all", or the slices every seed and
-    size of which is in ``reps`` ("slice 2/4"), then the other replicates by label."""
+    """The replicates ``reps`` of ``every``, said briefly: "all"; else, size by size, "all" of
+    a size, or its slices every seed of which is in ``reps`` ("slice 2/4"), then the other
+    replicates by label.
+
+    >>> every = replicates(slices=2, seeds=[0, 1], sizes=[704, 1024])
+    >>> _which([rep for rep in every if rep.gpus == 704 or rep.window == 1], every)
+    'all on 704 GPUs; slice 2/2 on 1024 GPUs'
+    >>> _which(every[:1], every)
+    'slice 1/2 seed 0 704 GPUs'
+    """
     if list(reps) == list(every):
         return "all"
     chosen = set(reps)
+    sizes = list(dict.fromkeys(rep.gpus for rep in every))
     parts: list[str] = []
-    named: set[Replicate] = set()
-    for window in sorted({rep.window for rep in every}):
-        mine = [rep for rep in every if rep.window == window]
-        if len(mine) > 1 and all(rep in chosen for rep in mine):
-            parts.append(f"slice {window + 1}/{mine[0].windows}")
-            named.update(mine)
-    parts += [rep.label for rep in reps if rep not in named]
-    return ", ".join(parts) if parts else "none"
+    for size in sizes:
+        mine = [rep for rep in every if rep.gpus == size]
+        picked = [rep for rep in mine if rep in chosen]
+        where = (
+            "" if len(sizes) == 1 else " on " + ("full size" if size is None else f"{size} GPUs")
+        )
+        if not picked:
+            continue
+        if len(picked) == len(mine):
+            parts.append(f"all{where}")
+            continue
+        named: list[str] = []
+        for window in sorted({rep.window for rep in mine}):
+            part = [rep for rep in mine if rep.window == window]
+            if len(part) > 1 and all(rep in chosen for rep in part):
+                named.append(f"slice {window + 1}/{part[0].windows}")
+                picked = [rep for rep in picked if rep not in part]
+        if named and not picked:
+            parts.append(", ".join(named) + where)
+        else:
+            parts.append(", ".join([*named, *(rep.label for rep in picked)]))
+    return "; ".join(parts) if parts else "none"
 
 
 def _counts(comparison: Comparison) -> str:
@@ -580,10 +603,14 @@ def format_intervals(
         if ok
     ]
     out += ["", "Held in every contended replicate:" + ("" if held else " none.")]
+    if held and not text:
+        out.append("")  # a Markdown list starts after a blank line, and ends before one
     out += [
         textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False) if text else line
         for line in held
     ]
+    if held and not text:
+        out.append("")
     missed: dict[int, list[str]] = {}
     for other, _, metric, comparison, ok in found:
         if not ok:
@@ -613,27 +640,35 @@ def _sentence(
     lower, higher, unit = _SENTENCES[metric]
     verb = lower if comparison.lower else higher
     busy = len(contended(summaries[first]))
-    mine = summaries[other].interval(metric).mean
-    theirs = summaries[first].interval(metric).mean
-    where = "the contended replicate" if busy == 1 else f"all {busy} contended replicates"
-    return (
-        f"{names[other]} {verb} {names[first]} in {where}: {_figure(mine)} against "
-        f"{_figure(theirs)} {unit} on average."
+    mine = statistics.fmean(summaries[other].values(metric))  # unrounded: small means differ
+    theirs = statistics.fmean(summaries[first].values(metric))
+    where = {1: "the contended replicate", 2: "both contended replicates"}.get(
+        busy, f"all {busy} contended replicates"
     )
+    ours, yours = _figures(mine, theirs)
+    return f"{names[other]} {verb} {names[first]} in {where}: {ours} against {yours} {unit} on average."
 
 
-def _figure(value: float) -> str:
-    """A mean for a sentence: whole from 100, one place from 1, two below (so that small
-    figures do not all read 0.0).
+def _figures(a: float, b: float) -> tuple[str, str]:
+    """Two means for a sentence: whole from 100, one place from 1, two below (so that small
+    figures do not all read 0.0), and more places, up to four, while the two would read the
+    same but differ.
 
-    >>> [_figure(value) for value in (323.46, 9.61, 0.034, 0.0)]
-    ['323', '9.6', '0.03', '0']
+    >>> _figures(323.46, 9.61), _figures(0.034, 0.0), _figures(0.0213, 0.0241)
+    (('323', '9.6'), ('0.03', '0'), ('0.021', '0.024'))
     """
-    if value == 0:
-        return "0"
-    if value >= 100:
-        return f"{value:.0f}"
-    return f"{value:.1f}" if value >= 1 else f"{value:.2f}"
+
+    def places(value: float) -> int:
+        return 0 if value >= 100 or value == 0 else 1 if value >= 1 else 2
+
+    extra = 0
+    while True:
+        texts = tuple(
+            "0" if value == 0 else f"{value:.{places(value) + extra}f}" for value in (a, b)
+        )
+        if a == b or texts[0] != texts[1] or extra >= 2:
+            return texts[0], texts[1]
+        extra += 1
 
 
 def _scenario(settings: Settings) -> tuple[object, ...]:
