@@ -182,6 +182,7 @@ def test_every_kind_of_mark_is_in_the_legend_with_its_shape_and_colour() -> None
 @pytest.mark.parametrize(
     ("name", "height"),
     [
+        ("philly-evidence.json", 3.44),
         ("philly-uncertainty.json", 7.75),
         ("philly-orders.json", 6.07),
         ("philly-uncertainty-load5.json", 3.25),
