@@ -625,7 +625,7 @@ def format_intervals(
                 + "."
             )
         )
-    return "\n".join(out)
+    return "\n".join(out).rstrip("\n")
 
 
 def _sentence(
