@@ -345,7 +345,7 @@ def test_plot_draws_a_row_per_setting_and_a_panel_per_metric(
     ]
     assert figure.texts[0].get_text() == (
         "hand, 4 GPUs\ncheckpoints every 50s (free); victim order reference; checkpoint-aware: "
-        "grace 20s, eviction budget off"
+        "grace 20s, eviction budget\noff"
     )
 
 

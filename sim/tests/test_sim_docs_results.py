@@ -69,9 +69,7 @@ def test_the_ablation_table_is_the_one_its_results_files_give() -> None:
     """The ablation table of the how-to is ``python sim/results/ablation_table.py``: a row per
     setting of the results files of ``sim/results/ablation/``, each file the run of a command
     the results' README shows."""
-    spec = importlib.util.spec_from_file_location(
-        "ablation_table", RESULTS / "ablation_table.py"
-    )
+    spec = importlib.util.spec_from_file_location("ablation_table", RESULTS / "ablation_table.py")
     assert spec is not None
     assert spec.loader is not None
     ablation_table = importlib.util.module_from_spec(spec)

@@ -126,10 +126,10 @@ def test_the_settings_named_on_the_rows_of_the_load_4_figure() -> None:
         "reclaim 4h, checkpoint-aware",
     ]
     assert [axes.get_xlabel() for axes in figure.axes] == [
-        "lost work (GPU-h)",
+        "GPU-hours lost",
         "evictions",
-        "reclaim waiting (GPU-h)",
-        "mean wait (minutes)",
+        "GPU-hours owed",
+        "minutes pending",
     ]
     assert [axes.get_title() for axes in figure.axes] == [
         "Lost work",
@@ -182,7 +182,7 @@ def test_every_kind_of_mark_is_in_the_legend_with_its_shape_and_colour() -> None
 @pytest.mark.parametrize(
     ("name", "height"),
     [
-        ("philly-evidence.json", 3.44),
+        ("philly-evidence.json", 3.61),
         ("philly-uncertainty.json", 7.75),
         ("philly-orders.json", 6.07),
         ("philly-uncertainty-load5.json", 3.25),

@@ -20,7 +20,7 @@ before a long run.
 >>> figure = plot_figure(run_replicated("synthetic", grid, replicates(slices=2), limit=80),
 ...                      title="synthetic")
 >>> [axes.get_xlabel() for axes in figure.axes]
-['lost work (GPU-h)', 'evictions', 'reclaim waiting (GPU-h)', 'mean wait (minutes)']
+['GPU-hours lost', 'evictions', 'GPU-hours owed', 'minutes pending']
 >>> [axes.get_title() for axes in figure.axes]
 ['Lost work', 'Evictions', 'Reclaim waiting', "Jobs' mean wait"]
 >>> [label.get_text() for label in figure.axes[0].get_yticklabels()]
@@ -42,12 +42,13 @@ from minruntime_sim.uncertainty import ReplicatedSummary
 __all__ = ["PANELS", "plot", "plot_figure", "plot_formats", "require_matplotlib"]
 
 PANELS: Final = (
-    ("lost_gpu_hours", "lost work (GPU-h)"),
+    ("lost_gpu_hours", "GPU-hours lost"),
     ("evictions", "evictions"),
-    ("reclaim_waiting_gpu_hours", "reclaim waiting (GPU-h)"),
-    ("mean_wait_minutes", "mean wait (minutes)"),
+    ("reclaim_waiting_gpu_hours", "GPU-hours owed"),
+    ("mean_wait_minutes", "minutes pending"),
 )
-"""The metrics the figure shows, one panel each, with their axis labels."""
+"""The metrics the figure shows, one panel each, with their axis titles (the unit; the
+panel's title says what it measures)."""
 
 _TITLES: Final = ("Lost work", "Evictions", "Reclaim waiting", "Jobs' mean wait")
 """Each panel's title: what it measures (its axis label gives the unit)."""
@@ -198,7 +199,7 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
     count = max(1, len(rows))
     shared = common_settings([row.settings for row in rows])
     heading = "\n".join(
-        textwrap.fill(part, 110, break_on_hyphens=False) for part in (title, shared) if part
+        textwrap.fill(part, 100, break_on_hyphens=False) for part in (title, shared) if part
     )
     lines = heading.count("\n") + 1
     figure, grid = pyplot.subplots(
@@ -217,16 +218,16 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
         axes.set_xticks([tick for tick in ticks if 0 <= tick <= highs[number]])
         axes.xaxis.set_major_formatter(ticker.FuncFormatter(_tick))
         axes.set_ylim(count - 0.5, -0.5)
-        axes.set_title(_TITLES[number], fontsize=9)
-        axes.set_xlabel(label, fontsize=8.5)
-        axes.tick_params(labelsize=8)
+        axes.set_title(_TITLES[number], fontsize=10.5)
+        axes.set_xlabel(label, fontsize=9.5)
+        axes.tick_params(labelsize=9)
         axes.tick_params(axis="y", length=0)
         axes.grid(axis="x", alpha=0.3)
         for boundary in range(1, count):
             axes.axhline(boundary - 0.5, color="#bbbbbb", linewidth=0.6)
-    panels[0].set_yticks(range(len(rows)), names, fontsize=8)
-    panels[0].set_ylabel("setting", fontsize=8.5)
-    figure.suptitle(heading, fontsize=9)
+    panels[0].set_yticks(range(len(rows)), names, fontsize=9.5)
+    panels[0].set_ylabel("setting", fontsize=9.5)
+    figure.suptitle(heading, fontsize=9.5)
     replicate = "run" if runs == 1 else "replicate"
     handles = [
         pyplot.Line2D(
@@ -259,7 +260,7 @@ def plot_figure(summaries: Sequence[RunSummary | ReplicatedSummary], *, title: s
         labels,
         loc="outside lower center",
         ncols=min(len(handles), 4),
-        fontsize=8,
+        fontsize=9,
         frameon=False,
     )
     figure.canvas.draw()  # the layout is final: rows' heights in pixels are known
