@@ -8,6 +8,8 @@ Examples::
     minruntime-sim philly --load 4 --reclaim-min-runtime 0 30m --checkpoint-interval 30m \
         --policy none min-runtime checkpoint-aware --checkpoint-grace 10m --jobs 2
     minruntime-sim philly --load 4 --slices 4 --reclaim-min-runtime 0 30m 1h --plot out.svg
+    minruntime-sim philly --gpus 704 --slices 4 --reclaim-min-runtime 30m \
+        --policy none min-runtime checkpoint-aware --rank-unsaved --job-request 8 --jobs 2
     minruntime-sim --from-json results.json --format markdown --plot results.svg
 
 Every combination of the values given runs (reclaim outermost, then preempt, then checkpoint
@@ -344,8 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--plot",
         type=Path,
         metavar="PATH",
-        help="draw lost work, evictions and reclaim waiting per setting, every replicate "
-        "shown, as PNG or SVG (by the name; needs minruntime-sim[plot], checked first)",
+        help="draw lost work, evictions, reclaim waiting and the jobs' mean wait per setting, "
+        "every replicate shown, as PNG or SVG (by the name; needs minruntime-sim[plot], "
+        "checked first)",
     )
     parser.add_argument(
         "--evictions", type=Path, metavar="PATH", help="write every eviction of every run as CSV"
