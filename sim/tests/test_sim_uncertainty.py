@@ -193,7 +193,7 @@ def test_the_command_reports_intervals_and_writes_every_replicate(tmp_path: Path
         "over 4",
         "replicates [95% bootstrap interval].",
         "",
-        "reclaim      lost GPU-h          evictions  reclaim wait GPU-h     mean wait min",
+        "reclaim      lost GPU-h    evictions  reclaim wait GPU-h  mean wait min",
     ]
     assert max(map(len, lines)) <= 100
     document = json.loads(path.read_text(encoding="utf-8"))

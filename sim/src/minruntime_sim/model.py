@@ -729,10 +729,10 @@ class Settings:
             object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
             object.__setattr__(self, "rank_unsaved", False)
             object.__setattr__(self, "job_request", None)
-        if self.job_request is None:  # unused: equal runs have equal settings
-            object.__setattr__(self, "request_cap", DEFAULT_REQUEST_CAP)
         elif budget is None:
             object.__setattr__(self, "eviction_window", MinRuntime.NEVER)
+        if self.job_request is None:  # unused: equal runs have equal settings
+            object.__setattr__(self, "request_cap", DEFAULT_REQUEST_CAP)
         if self.policy == "none":
             object.__setattr__(self, "preempt_min_runtime", MinRuntime.ZERO)
             object.__setattr__(self, "reclaim_min_runtime", MinRuntime.ZERO)
