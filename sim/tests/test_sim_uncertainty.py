@@ -256,6 +256,9 @@ def test_a_verdict_says_whether_a_conclusion_held_in_every_replicate(
     window=st.sampled_from(["never", "1d"]),
     seed=st.integers(0, 100),
     save=st.one_of(st.none(), st.integers(0, 600)),
+    rank=st.booleans(),
+    request=st.one_of(st.none(), st.integers(1, 10**5)),
+    cap=st.sampled_from(["30m", "2h", "never"]),
 )
 def test_settings_read_back_as_written(
     policy: str,
@@ -268,6 +271,9 @@ def test_settings_read_back_as_written(
     window: str,
     seed: int,
     save: int | None,
+    rank: bool,
+    request: int | None,
+    cap: str,
 ) -> None:
     """Law: the settings of a results file read back equal to those that ran (through JSON)."""
     written = Settings(
@@ -281,6 +287,10 @@ def test_settings_read_back_as_written(
         eviction_window=window,
         seed=seed,
         save_on_preempt=save,
+        rank_unsaved=rank,
+        job_request=request,
+        request_cap=cap,
     )
     event(f"policy {policy}")
+    event(f"requests a min-runtime: {written.job_request is not None}")
     assert Settings.from_dict(json.loads(json.dumps(written.to_dict()))) == written
