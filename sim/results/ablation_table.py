@@ -28,6 +28,12 @@ ROWS = [
     ("no protection", "philly-704-readme.json", "none", "philly-704-readme.json"),
     ("plain min-runtime", "philly-704-readme.json", "min-runtime", "philly-704-readme.json"),
     (
+        "no protection, least unsaved first",
+        "philly-704-order.json",
+        "none",
+        "philly-704-readme.json",
+    ),
+    (
         "plain min-runtime, least unsaved first",
         "philly-704-order.json",
         "min-runtime",
