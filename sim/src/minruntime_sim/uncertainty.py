@@ -487,8 +487,8 @@ def format_intervals(
     """A report of replicated runs: what every setting shares, said once; each setting's
     metrics as a mean with its 95% interval; how each compares, replicate by replicate, with
     its baseline (:func:`conclusions`) and in how many replicates the queues contended; then
-    one sentence per conclusion that held in every contended replicate, and the ones that did
-    not.
+    the conclusions that did not hold in every contended replicate, and last one sentence per
+    conclusion that did.
 
     The settings are named by the parts that tell them apart
     (:func:`~minruntime_sim.sweep.setting_columns`, one column each). As text (the default)
@@ -514,10 +514,11 @@ def format_intervals(
     reclaim  lost GPU-h  evictions  reclaim wait GPU-h  mean wait min
     1h        1 / 1 / 0  1 / 1 / 0           0 / 1 / 1      1 / 1 / 0
     <BLANKLINE>
-    Held in every contended replicate: none.
     Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1,
     higher in 1), evictions (lower in 1, higher in 1), reclaim wait GPU-h (higher in 1, equal in 1),
     mean wait min (lower in 1, higher in 1).
+    <BLANKLINE>
+    Held in every contended replicate: none.
     >>> print(format_intervals(runs, style=TableFormat.MARKDOWN))
     Every setting: checkpoints drawn per job; victim order reference. Each figure: the mean over 2 replicates [95% bootstrap interval].
     <BLANKLINE>
@@ -532,8 +533,9 @@ def format_intervals(
     | :-- | --: | --: | --: | --: |
     | 1h | 1 / 1 / 0 | 1 / 1 / 0 | 0 / 1 / 1 | 1 / 1 / 0 |
     <BLANKLINE>
-    Held in every contended replicate: none.
     Did not hold in every contended replicate (mixed, or equal): reclaim 1h on lost GPU-h (lower in 1, higher in 1), evictions (lower in 1, higher in 1), reclaim wait GPU-h (higher in 1, equal in 1), mean wait min (lower in 1, higher in 1).
+    <BLANKLINE>
+    Held in every contended replicate: none.
 
     Two replicates give wide intervals: with so few, an interval is little more than the range
     of the values, and the comparisons say more.
@@ -597,20 +599,6 @@ def format_intervals(
         ]
     if not found:
         return "\n".join(out)
-    held = [
-        f"- {_sentence(summaries, names, other, first, metric, comparison)}"
-        for other, first, metric, comparison, ok in found
-        if ok
-    ]
-    out += ["", "Held in every contended replicate:" + ("" if held else " none.")]
-    if held and not text:
-        out.append("")  # a Markdown list starts after a blank line, and ends before one
-    out += [
-        textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False) if text else line
-        for line in held
-    ]
-    if held and not text:
-        out.append("")
     missed: dict[int, list[str]] = {}
     for other, _, metric, comparison, ok in found:
         if not ok:
@@ -618,13 +606,26 @@ def format_intervals(
                 f"{dict(REPORTED)[metric]} ({comparison.brief.partition('(')[2][:-1]})"
             )
     if missed:
-        out.append(
+        out += [
+            "",
             para(
                 "Did not hold in every contended replicate (mixed, or equal): "
                 + "; ".join(f"{names[other]} on {', '.join(on)}" for other, on in missed.items())
                 + "."
-            )
-        )
+            ),
+        ]
+    held = [
+        f"- {_sentence(summaries, names, other, first, metric, comparison)}"
+        for other, first, metric, comparison, ok in found
+        if ok
+    ]
+    out += ["", "Held in every contended replicate:" + ("" if held else " none.")]
+    if held and not text:
+        out.append("")  # a Markdown list starts after a blank line
+    out += [
+        textwrap.fill(line, WIDTH, subsequent_indent="  ", break_on_hyphens=False) if text else line
+        for line in held
+    ]
     return "\n".join(out).rstrip("\n")
 
 
