@@ -19,7 +19,7 @@ PUBLIC = {
     "Action": "minruntime.decisions",
     "Config": "minruntime.config",
     "Cycle": "minruntime.session",
-    "Decision": "minruntime.decisions",
+    "Verdict": "minruntime.decisions",
     "FOREVER": None,
     "Failure": "minruntime.decisions",
     "FailureKind": "minruntime.decisions",

@@ -26,6 +26,7 @@ from minruntime import (
     InvalidConfiguration,
     InvalidDuration,
     InvalidJob,
+    InvalidResources,
     InvalidQueueTree,
     InvalidTimestamp,
     Job,
@@ -635,19 +636,24 @@ def test_a_naive_last_checkpoint_is_an_error() -> None:
     assert "naive datetime 2026-11-22 12:00:00" in str(caught.value)
 
 
-def test_task_weight_defaults_to_one_and_shows_in_repr() -> None:
-    assert Task("t").weight == 1.0
-    assert repr(Task("t")) == "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0)"
-    assert repr(Task("t", weight=8)) == (
-        "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, weight=8.0)"
+def test_a_task_holds_one_pod_by_default_and_shows_its_resources_in_repr() -> None:
+    assert Task("t").resources == {"pods": 1}
+    assert repr(Task("t")) == (
+        "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, resources=Resources({'pods': 1}))"
+    )
+    assert repr(Task("t", resources={"nvidia.com/gpu": 8})) == (
+        "Task(id='t', status=<TaskStatus.RUNNING: 'Running'>, "
+        "resources=Resources({'nvidia.com/gpu': 8, 'pods': 1}))"
     )
 
 
-@pytest.mark.parametrize("weight", [-1, float("nan"), True, "8", float("inf")])
-def test_a_bad_task_weight_is_an_error_naming_the_field_and_value(weight: object) -> None:
-    with pytest.raises(InvalidJob) as caught:
-        Task("t", weight=weight)
-    assert str(caught.value) == f"Task weight: expected a finite number >= 0, got {weight!r}"
+@pytest.mark.parametrize("amount", [-1, float("nan"), True, "8", float("inf")])
+def test_a_bad_resource_amount_is_an_error_naming_the_task_and_value(amount: object) -> None:
+    with pytest.raises(InvalidResources) as caught:
+        Task("t", resources={"nvidia.com/gpu": amount})
+    assert str(caught.value) == (
+        f"Task 't' resources 'nvidia.com/gpu': expected a finite number >= 0, got {amount!r}"
+    )
 
 
 def test_job_repr_shows_the_inputs_as_one_value() -> None:

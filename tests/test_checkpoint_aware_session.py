@@ -37,7 +37,7 @@ from minruntime import (
     FOREVER,
     Action,
     Config,
-    Decision,
+    Verdict,
     Failure,
     FailureKind,
     Job,
@@ -66,7 +66,7 @@ RECLAIM = Action.RECLAIM
 PREEMPT = Action.PREEMPT
 
 
-def explained(minutes: float, job: Job, action: Action = RECLAIM) -> Decision:
+def explained(minutes: float, job: Job, action: Action = RECLAIM) -> Verdict:
     preemptor = RECLAIMER if action is RECLAIM else PREEMPTOR
     return session_at(minutes).explain(action, preemptor, job)
 
@@ -679,7 +679,7 @@ def with_queue(tree: QueueTree, extra: Queue) -> QueueTree:
     return QueueTree([*(tree[name] for name in tree), extra])
 
 
-def without_request_notes(decision: Decision) -> Decision:
+def without_request_notes(decision: Verdict) -> Verdict:
     """The decision without what only a checkpoint-aware session adds (and no rule changes)."""
     notes = tuple(note for note in decision.notes if not note.startswith("the job requested"))
     return attrs.evolve(decision, notes=notes, unsaved_work=None)

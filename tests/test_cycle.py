@@ -22,7 +22,6 @@ from minruntime import (
     ProtectionSettings,
     Queue,
     QueueTree,
-    Selection,
     Session,
     Task,
 )
@@ -64,7 +63,7 @@ def job(
         pod_sets=[
             PodSet(
                 min_available=tasks if min_available is None else min_available,
-                tasks=[Task(f"{name}-{i}", weight=weight) for i in range(tasks)],
+                tasks=[Task(f"{name}-{i}", resources={"nvidia.com/gpu": weight}) for i in range(tasks)],
             )
         ],
     )
@@ -221,56 +220,81 @@ def test_the_cycle_answers_in_the_order_of_the_running_jobs(situation: Situation
         assert any(situation.victims[place] is victim for place in places)
 
 
-# -- selection ----------------------------------------------------------------------------------
+# -- plans ----------------------------------------------------------------------------------------
+
+GPU = "nvidia.com/gpu"
 
 
-def test_select_takes_the_cheapest_prefix_that_frees_enough() -> None:
+def test_plan_takes_the_cheapest_victims_until_the_need_is_covered() -> None:
     session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), NOW)
     running = [
         job("old-big", "a", 600, tasks=2, weight=8),  # 600 m x 16 = the most unsaved work
         job("new-small", "a", 1, weight=1),  # 1 m x 1
         job("mid", "a", 60, weight=4),  # 60 m x 4
     ]
-    chosen = session.select("reclaim", Job("p", "b"), running, needed=5)
+    chosen = session.plan("reclaim", Job("p", "b"), running, {GPU: 5})
     assert [v.id for v in chosen.victims] == ["new-small", "mid"]
     assert [[t.id for t in tasks] for tasks in chosen.tasks] == [["new-small-0"], ["mid-0"]]
-    assert (chosen.freed, chosen.needed, chosen.shortfall, bool(chosen)) == (5.0, 5.0, 0.0, True)
-    assert chosen.unsaved_work == 60.0 + 60 * 60 * 4.0
+    assert (chosen.freed, chosen.missing, bool(chosen)) == ({GPU: 5, "pods": 2}, {}, True)
+    assert (chosen.lost, chosen.losses) == (60.0 + 60 * 60 * 4.0, (60.0, 60 * 60 * 4.0))
+    assert chosen.retry is None
 
 
-def test_select_reports_the_shortfall_when_every_victim_is_not_enough() -> None:
+def test_plan_says_what_is_missing_when_every_victim_is_not_enough() -> None:
     session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), NOW)
     running = [job("one", "a", 60, weight=2), job("two", "a", 30, weight=3)]
-    chosen = session.select("reclaim", Job("p", "b"), running, needed=10)
+    chosen = session.plan("reclaim", Job("p", "b"), running, {GPU: 10})
     assert [v.id for v in chosen.victims] == ["two", "one"]
-    assert (chosen.freed, chosen.shortfall, bool(chosen), len(chosen)) == (5.0, 5.0, False, 2)
+    assert (chosen.freed[GPU], chosen.missing, bool(chosen), len(chosen)) == (
+        5.0,
+        {GPU: 5.0},
+        False,
+        2,
+    )
+    assert chosen.retry is None  # nothing protected: nothing could free more later
 
 
-def test_select_of_nothing_needed_is_empty_and_enough() -> None:
+def test_a_plan_for_nothing_takes_nothing_and_covers_it() -> None:
     session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), NOW)
-    chosen = session.select("reclaim", Job("p", "b"), [job("one", "a", 60)], needed=0)
-    assert chosen == Selection(victims=(), tasks=(), freed=0.0, needed=0.0, unsaved_work=0.0)
+    chosen = session.plan("reclaim", Job("p", "b"), [job("one", "a", 60)], {GPU: 0})
+    assert (chosen.victims, chosen.tasks, chosen.freed, chosen.missing, chosen.lost) == (
+        (),
+        (),
+        {},
+        {},
+        0.0,
+    )
     assert bool(chosen)
 
 
-def test_select_counts_only_what_may_go_of_a_protected_elastic_victim() -> None:
+def test_a_plan_takes_only_what_may_go_of_a_protected_elastic_victim() -> None:
     tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
     session = Session(tree, Config(), NOW)
     elastic = job("elastic", "a", 5, tasks=4, min_available=1, weight=2)
-    chosen = session.select("reclaim", Job("p", "b"), [elastic], needed=100)
+    chosen = session.plan("reclaim", Job("p", "b"), [elastic], {GPU: 100})
     assert [[t.id for t in tasks] for tasks in chosen.tasks] == [
         ["elastic-3", "elastic-2", "elastic-1"]
     ]
-    assert chosen.freed == 6.0
+    assert chosen.freed == {GPU: 6.0, "pods": 3}
+    assert chosen.missing == {GPU: 94.0}
+    assert chosen.retry == NOW + timedelta(minutes=55)  # its protection ends then
 
 
-def test_cycle_select_equals_session_select_over_the_running_jobs() -> None:
+def test_cycle_plan_equals_session_plan_over_the_running_jobs() -> None:
     session = Session(TREE, Config(), NOW)
     pending = Job("p", "b1", priority=100)
-    via_cycle = session.cycle(RUNNING).select("reclaim", pending, needed=2)
-    direct = session.select("reclaim", pending, RUNNING, needed=2)
-    assert via_cycle == direct
+    via_cycle = session.cycle(RUNNING).plan("reclaim", pending, {GPU: 2})
+    direct = session.plan("reclaim", pending, RUNNING, {GPU: 2})
+    assert [v.id for v in via_cycle.victims] == [v.id for v in direct.victims]
+    assert via_cycle.tasks == direct.tasks
+    assert (via_cycle.freed, via_cycle.missing, via_cycle.lost) == (
+        direct.freed,
+        direct.missing,
+        direct.lost,
+    )
+    # the unstarted job has no unsaved work; the elastic one gives one task above its minimum
     assert [v.id for v in via_cycle.victims] == ["a-unstarted", "a-elastic"]
+    assert [[t.id for t in tasks] for tasks in via_cycle.tasks] == [["a-unstarted-0"], ["a-elastic-2"]]
 
 
 # -- core tasks (the quota helper) ----------------------------------------------------------------

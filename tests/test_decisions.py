@@ -14,7 +14,7 @@ from minruntime import (
     FOREVER,
     Action,
     Config,
-    Decision,
+    Verdict,
     Job,
     MinRuntime,
     Preemptibility,
@@ -52,7 +52,7 @@ def test_a_reason_prints_as_its_value() -> None:
 
 def test_explain_protected() -> None:
     decision = session().explain(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
-    assert decision == Decision(
+    assert decision == Verdict(
         action=Action.PREEMPT,
         preemptor="pre",
         victim="v",

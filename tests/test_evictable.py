@@ -217,11 +217,11 @@ def test_a_task_order_key_orders_each_part_and_picks_each_pod_sets_surplus() -> 
     assert ids(s.evictable_tasks(Action.PREEMPT, PREEMPTOR, semi)) == ["a2", "b1", "a1"]
 
 
-def test_select_gives_each_victims_tasks_in_the_surplus_first_order() -> None:
+def test_a_plan_takes_each_victims_tasks_in_the_surplus_first_order_until_covered() -> None:
     victim = pod_sets_job(LONG_AGO, ("a", 1, 2), ("b", 1, 2))
-    chosen = session().select(Action.PREEMPT, PREEMPTOR, [victim], needed=2)
-    assert [ids(tasks) for tasks in chosen.tasks] == [["b1", "a1", "b0", "a0"]]
-    assert (chosen.freed, chosen.shortfall) == (4.0, 0.0)
+    chosen = session().plan(Action.PREEMPT, PREEMPTOR, [victim], {"pods": 3})
+    assert [ids(tasks) for tasks in chosen.tasks] == [["b1", "a1", "b0"]]
+    assert (chosen.freed, chosen.missing) == ({"pods": 3}, {})
 
 
 def test_evictable_tasks_function_follows_the_reason() -> None:

@@ -772,7 +772,7 @@ def test_an_evolved_job_gets_its_own_facts() -> None:
 @pytest.mark.parametrize(
     "value",
     [
-        Task("t", "Pending", weight=2),
+        Task("t", "Pending", resources={"nvidia.com/gpu": 2}),
         PodSet("workers", 1, [Task("a"), Task("b", "Succeeded")], parent=None),
         Job(
             "j",

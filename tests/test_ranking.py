@@ -50,14 +50,14 @@ def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
         pod_sets=[
             PodSet(
                 min_available=1,
-                tasks=[Task("a", weight=8), Task("b", weight=2), Task("c", "Pending", weight=4)],
+                tasks=[Task("a", resources={"nvidia.com/gpu": 8}), Task("b", resources={"nvidia.com/gpu": 2}), Task("c", "Pending", resources={"nvidia.com/gpu": 4})],
             )
         ],
         inputs=JobInputs(last_checkpoint=at(10)),
     )
     current = session_at(15)
     assert current.unsaved_work(job) == 5 * 60 * 10.0
-    assert current.unsaved_work(job, [Task("b", weight=2)]) == 5 * 60 * 2.0
+    assert current.unsaved_work(job, [Task("b", resources={"nvidia.com/gpu": 2})]) == 5 * 60 * 2.0
     assert current.unsaved_work(job, []) == 0.0
     assert current.unsaved_work(attrs.evolve(job, start_time=None)) == 0.0
     assert (

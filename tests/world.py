@@ -229,6 +229,11 @@ def session_at(
     return Session(tree, Config() if config is None else config, at(minutes))
 
 
+def gpus(amount: float) -> dict[str, float]:
+    """What a task holding ``amount`` GPUs holds (its weight for unsaved work, when positive)."""
+    return {"nvidia.com/gpu": amount}
+
+
 def victim(
     name: str,
     queue: str = "a",
@@ -240,8 +245,9 @@ def victim(
     preemptibility: str = "preemptible",
     **inputs: Any,
 ) -> Job:
-    """A running job: one pod set of running tasks with these weights (not elastic by default)."""
-    tasks = [Task(f"{name}-{i}", weight=weight) for i, weight in enumerate(weights)]
+    """A running job: one pod set of running tasks holding these GPUs, each its weight (not
+    elastic by default)."""
+    tasks = [Task(f"{name}-{i}", resources=gpus(weight)) for i, weight in enumerate(weights)]
     return Job(
         name,
         queue,

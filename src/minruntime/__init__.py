@@ -2,7 +2,7 @@
 
 The public surface is this module's ``__all__``: the values a scheduler builds (queues, a
 configuration, jobs), the :class:`Session` it asks once per cycle (and its :class:`Cycle` form
-for many preemptors), the answers (decisions, scenario results, selections) and the errors. The
+for many preemptors), the answers (verdicts, scenario results, plans) and the errors. The
 Kubernetes reader is :mod:`minruntime.kube`, the Hypothesis strategies :mod:`minruntime.testing`;
 neither is imported here. Everything in a module whose name starts with ``_`` is private.
 
@@ -17,15 +17,15 @@ from minruntime._time import FOREVER
 from minruntime.config import Config
 from minruntime.decisions import (
     Action,
-    Decision,
     Failure,
     FailureKind,
+    Plan,
     ProtectionKind,
     ProtectionStatus,
     Reason,
     Resolution,
     ScenarioResult,
-    Selection,
+    Verdict,
 )
 from minruntime.durations import MinRuntime
 from minruntime.errors import (
@@ -35,10 +35,12 @@ from minruntime.errors import (
     InvalidObject,
     InvalidPreemptibility,
     InvalidQueueTree,
+    InvalidResources,
     InvalidScenario,
     InvalidSnapshot,
     InvalidTimestamp,
     MinRuntimeError,
+    PlanConflict,
     UnknownJob,
     UnknownQueue,
 )
@@ -62,6 +64,7 @@ from minruntime.preemptibility import (
     determine_preemptibility,
 )
 from minruntime.queues import ProtectionSettings, Queue, QueueTree
+from minruntime.resources import Resources
 from minruntime.session import Cycle, Session, SessionStats
 from minruntime.starttime import (
     format_start_time,
@@ -75,7 +78,6 @@ __all__ = [
     "Action",
     "Config",
     "Cycle",
-    "Decision",
     "Failure",
     "FailureKind",
     "InvalidConfiguration",
@@ -84,6 +86,7 @@ __all__ = [
     "InvalidObject",
     "InvalidPreemptibility",
     "InvalidQueueTree",
+    "InvalidResources",
     "InvalidScenario",
     "InvalidSnapshot",
     "InvalidTimestamp",
@@ -93,6 +96,8 @@ __all__ = [
     "MinRuntime",
     "MinRuntimeError",
     "Owner",
+    "Plan",
+    "PlanConflict",
     "PodSet",
     "PodSetLike",
     "Preemptibility",
@@ -105,8 +110,8 @@ __all__ = [
     "QueueTree",
     "Reason",
     "Resolution",
+    "Resources",
     "ScenarioResult",
-    "Selection",
     "Session",
     "SessionStats",
     "SubGroup",
@@ -116,6 +121,7 @@ __all__ = [
     "TaskStatus",
     "UnknownJob",
     "UnknownQueue",
+    "Verdict",
     "determine_preemptibility",
     "format_start_time",
     "parse_start_time",

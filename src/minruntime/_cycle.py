@@ -27,7 +27,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import partial
 from itertools import chain, compress, islice, repeat
-from typing import Any, Final, Generic, NamedTuple, TypeVar
+from typing import Final, Generic, NamedTuple, TypeVar
 
 from minruntime._eligibility import (
     ALLOWED,
@@ -90,10 +90,11 @@ class _Unit:
 
 
 class Answer(NamedTuple):
-    """The eligible running jobs (in input order), and what judging the groups the threshold
-    could not decide counted (see :class:`~minruntime._eligibility.Judgement`)."""
+    """The input indices of the eligible running jobs (in input order), and what judging the
+    groups the threshold could not decide counted (see
+    :class:`~minruntime._eligibility.Judgement`)."""
 
-    victims: list[Any]
+    victims: list[int]
     decisions: list[Reason]
     lookups: int
     misses: int
@@ -297,15 +298,14 @@ class VictimIndex(Generic[J]):
                 answer += members.by_key[:count]
         return Answer(self._in_input_order(answer), judged, lookups, misses, protections)
 
-    def _in_input_order(self, answer: list[int]) -> list[J]:
-        """The jobs at the input indices ``answer`` (in any order), in input order: a few sorted,
-        many (an eighth of the jobs or more) marked and read off in one pass, cheaper than a
-        sort."""
-        jobs = self.jobs
-        if len(answer) * 8 < len(jobs):
+    def _in_input_order(self, answer: list[int]) -> list[int]:
+        """The input indices ``answer`` (in any order) in input order: a few sorted, many (an
+        eighth of the jobs or more) marked and read off in one pass, cheaper than a sort."""
+        count = len(self.jobs)
+        if len(answer) * 8 < count:
             answer.sort()
-            return list(map(jobs.__getitem__, answer))
-        chosen = bytearray(len(jobs))
+            return answer
+        chosen = bytearray(count)
         for index in answer:
             chosen[index] = 1
-        return list(compress(jobs, chosen))
+        return list(compress(range(count), chosen))

@@ -25,7 +25,7 @@ its answers with what it counted (:class:`Judgement`); it never calls back into 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import Final, NamedTuple, Protocol
 
 from minruntime._facts import ELASTIC, SEMI, FactsTable, JobFacts
@@ -49,6 +49,7 @@ __all__ = [
     "Judgement",
     "Resolves",
     "judge",
+    "kept_refusal",
     "min_runtime_filter",
     "preemptor_refusal",
     "protection_of",
@@ -286,6 +287,36 @@ def judge(
                         protections[kind] = protections.get(kind, 0) + 1
                     append(deferred if flags & elastic else REASON_OF[kind])
     return Judgement(reasons, lookups, misses, protections)
+
+
+_AFTER_BARRIER: Final = frozenset(
+    {
+        Reason.NEVER,
+        Reason.PROTECTED,
+        Reason.EVICTION_BUDGET,
+        Reason.CHECKPOINT_GRACE,
+        Reason.DEFERRED,
+        Reason.ELIGIBLE,
+    }
+)
+"""The reasons the rule reaches only past the victim's barrier (its own fundamentals)."""
+
+
+def kept_refusal(reason: Reason, victim: JobFacts, claimed: frozenset[Hashable]) -> Reason | None:
+    """The victim's barrier judged on what it keeps once ``claimed`` tasks (ids) are gone, where
+    the rule reached the barrier (``reason`` past it): ``NO_ACTIVE_TASK`` when every active task
+    is claimed, ``NON_PREEMPTIBLE`` for a semi-preemptible victim with nothing left outside its
+    core; else ``None`` (the reason stands)."""
+    if reason not in _AFTER_BARRIER:
+        return None
+    active = victim.active_tasks()
+    if all(task.id in claimed for task in active):
+        return Reason.NO_ACTIVE_TASK
+    if victim.semi:
+        core = {id(task) for task in victim.core_tasks()}
+        if all(task.id in claimed for task in active if id(task) not in core):
+            return Reason.NON_PREEMPTIBLE
+    return None
 
 
 def min_runtime_filter(

@@ -49,9 +49,13 @@ def sacrifice_order(tasks: tuple[TaskLike, ...], order: TaskOrder | None) -> tup
 
 
 def evictable_tasks(
-    reason: Reason, victim: JobFacts, order: TaskOrder | None = None
+    reason: Reason, victim: JobFacts, order: TaskOrder | None = None, *, protected: bool = False
 ) -> tuple[TaskLike, ...]:
-    """The tasks that may be evicted given the victim's decision, in sacrifice order."""
+    """The tasks that may be evicted given the victim's decision, in sacrifice order.
+
+    ``protected``: whether a semi-preemptible victim with a sub-group tree is protected (its
+    reason, ``DEFERRED``, does not say): then the elastic rule holds back what would leave a set
+    of it short, beside its core (docs/spec/sub-group-trees.md, "a short set")."""
     if reason not in ALLOWED:
         return ()
     if reason is Reason.ELIGIBLE and not victim.has_surplus:
@@ -66,4 +70,24 @@ def evictable_tasks(
     taken.extend(sacrifice_order(tuple(surplus), order))
     if reason is Reason.ELIGIBLE:
         taken.extend(sacrifice_order(tuple(core), order))
+    if protected and victim.semi and not shape.flat:
+        return _kept_whole(victim, taken)
     return tuple(taken)
+
+
+def _kept_whole(victim: JobFacts, tasks: list[TaskLike]) -> tuple[TaskLike, ...]:
+    """Of ``tasks`` (sacrifice order), those the elastic rule lets a protected victim lose: each
+    taken only where the tasks taken so far and it break no set
+    (:meth:`minruntime._tree.Shape.breaks`)."""
+    shape = victim.shape
+    where = victim.task_pod_sets()
+    counts: dict[str, int] = {}
+    kept = []
+    for task in tasks:
+        name = where[task.id]
+        counts[name] = counts.get(name, 0) + 1
+        if shape.breaks(counts):
+            counts[name] -= 1
+        else:
+            kept.append(task)
+    return tuple(kept)

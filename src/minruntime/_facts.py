@@ -328,7 +328,7 @@ class FactsTable:
             if not tree and job.__class__ is job_class:
                 flags |= PLAIN
             if tree or named is not None:  # its sets may make it elastic, its core is its own
-                shape = shapes[row] = _shape_of(job, named)
+                shape = shapes[row] = _shape_of(job, named, semi=preemptibility is semi_value)
                 if shape.elastic_sets():
                     flags |= ELASTIC
                 flags = flags | SURPLUS if shape.outside_core() else flags & ~SURPLUS
@@ -489,8 +489,9 @@ class JobFacts:
         shapes = self.table.shapes
         shape = shapes.get(self.row)
         if shape is None:  # built whole, then published: a thread that lost the race uses it
-            core_pods = _core_pods_of(self.job) if self.semi else None
-            shape = shapes.setdefault(self.row, _shape_of(self.job, core_pods))
+            semi = self.semi
+            core_pods = _core_pods_of(self.job) if semi else None
+            shape = shapes.setdefault(self.row, _shape_of(self.job, core_pods, semi=semi))
         return shape
 
     @property
@@ -607,9 +608,12 @@ def _core_pods_of(job: JobLike) -> frozenset[Hashable] | None:
         ) from None
 
 
-def _shape_of(job: JobLike, named: Iterable[Hashable] | None = None) -> Shape[PodSetFacts]:
+def _shape_of(
+    job: JobLike, named: Iterable[Hashable] | None = None, *, semi: bool = False
+) -> Shape[PodSetFacts]:
     """The sub-group tree of ``job`` over the facts of its pod sets; ``named``: the core its
-    scheduler names (a semi-preemptible job's ``core_pods``), if any."""
+    scheduler names (a semi-preemptible job's ``core_pods``), if any; ``semi``: whether it is
+    semi-preemptible (a short set's core, :class:`~minruntime._tree.Shape`)."""
     leaves = []
     for pod_set in job.pod_sets:
         tasks = tuple(pod_set.tasks)
@@ -637,7 +641,7 @@ def _shape_of(job: JobLike, named: Iterable[Hashable] | None = None) -> Shape[Po
         )
     except TreeError as error:
         raise InvalidJob(f"job {job.id!r}: {error}") from None
-    return Shape(root, named)
+    return Shape(root, named, semi=semi)
 
 
 _LEGACY_SOURCE: Final = PreemptibilitySource.LEGACY_PRIORITY

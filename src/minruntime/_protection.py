@@ -70,6 +70,7 @@ __all__ = [
     "last_eviction_ns",
     "next_checkpoint_ns",
     "protection",
+    "protection_end_ns",
     "unsaved_seconds",
     "work_since_ns",
 ]
@@ -367,6 +368,32 @@ def protection(
                 break
             until = later
     return Protection(found.kind, until)
+
+
+def protection_end_ns(
+    found: Protection,
+    min_runtime: MinRuntime,
+    start_ns: int | None,
+    inputs: Inputs,
+    settings: Settings,
+) -> int | None:
+    """When the victim's protection ends: for a protected victim the end of what protects it
+    (:attr:`Protection.until_ns`); for one that is not, when its effective min-runtime ended
+    (``start + MR``, a job's own request included); ``None`` without a start time.
+
+    >>> from minruntime import MinRuntime
+    >>> S = 10**9
+    >>> protection_end_ns(Protection(None, None), MinRuntime("1m"), 0, NO_INPUTS, NO_SETTINGS) // S
+    60
+    """
+    if found.until_ns is not None:
+        return found.until_ns
+    if start_ns is None:
+        return None
+    effective = effective_min_runtime(
+        min_runtime, inputs.requested_ns, settings.max_job_min_runtime
+    )
+    return start_ns + effective.ns
 
 
 def is_protected(min_runtime: MinRuntime, start_time: object, now: object) -> bool:

@@ -11,10 +11,12 @@ A job without sets is the degenerate tree (the root needs all of its pod sets), 
 here then reduces to sections 7-10:
 
 - **keep** (the core): at a leaf its first ``min_available`` active tasks (listing order); at a
-  set that is satisfied, its first ``min_sub_group`` satisfied children *by name* (not by
+  set, its first ``min_sub_group`` children ordered satisfied first, then *by name* (not by
   listing order, so that the core is the same from one cycle to the next), each keeping its own
-  core; at a set that is not, every child, each keeping its own core
-  (docs/decisions/sub-group-core.md). Children outside the core are *optional*: they go whole.
+  core. At a *short* set (fewer satisfied children than it needs) that still holds for a
+  semi-preemptible job (its core is exactly ``min_sub_group`` children: the satisfied ones,
+  then unsatisfied ones by name); any other job keeps every child of a short set, each keeping
+  its own core: a job already short keeps what it has (docs/decisions/sub-group-core.md). Children outside the core are *optional*: they go whole.
   Where the scheduler names the core (a semi-preemptible job's ``core_pods``), the named
   active tasks are the core instead, and a child with none of them below it is optional
   (docs/decisions/core-pods.md).
@@ -36,7 +38,7 @@ TaskLike: TypeAlias = Any
 """A task of the job (a :class:`~minruntime.jobs.TaskLike`): opaque here, so that this module,
 which ``minruntime.jobs`` uses to check a tree, imports nothing of the library."""
 
-__all__ = ["LeafFacts", "Node", "Shape", "TreeError", "link"]
+__all__ = ["LeafFacts", "Node", "Shape", "TreeError", "link", "short_sets"]
 
 L = TypeVar("L")
 
@@ -80,7 +82,8 @@ def link(
 
     Raises:
         TreeError: for two sub-groups of one name, a parent that is no set of the job, a cycle
-            of parents, a set with no children, or a ``min_sub_group`` above its children.
+            of parents, or a set with no children. (A ``min_sub_group`` above the number of
+            children is kept: that set is never satisfied; :func:`short_sets` lists them.)
     """
     leaves = [(*_checked(entry[:3], "pod set"), entry[3]) for entry in given_leaves]
     sets = [_checked(entry, "sub-group set") for entry in given_sets]
@@ -145,8 +148,8 @@ def link(
                 "holding tasks is a pod set)",
                 name,
             )
-        node.need = _need(name, wanted, len(node.children))
-    root.need = _need(None, root_wanted, len(root.children))
+        node.need = _need(wanted, len(node.children))
+    root.need = _need(root_wanted, len(root.children))
     return root
 
 
@@ -172,15 +175,30 @@ def _checked(entry: tuple[object, object, object], what: str) -> tuple[str, str 
     return name, parent, count
 
 
-def _need(name: str | None, wanted: int | None, children: int) -> int:
-    if wanted is None:
-        return children
-    if wanted > children:
-        where = "the job" if name is None else f"sub-group {name!r}"
-        below = "top-level sub-group(s)" if name is None else "sub-group(s) under it"
-        message = f"{where} needs {wanted} satisfied sub-groups, but has {children} {below}"
-        raise TreeError(message, name or "")
-    return wanted
+def _need(wanted: int | None, children: int) -> int:
+    """A set's need: ``min_sub_group``, all its children when unset. A need above the number of
+    children is kept as given: such a set can never be satisfied (the reference admits it with
+    a warning, which is the reader's to give; docs/decisions/sub-group-reading.md)."""
+    return children if wanted is None else wanted
+
+
+def short_sets(root: Node[Any]) -> list[tuple[str | None, int, int]]:
+    """The sets (the job itself: name ``None``) that need more satisfied children than they
+    have: ``(name, need, children)``, in listing order. Such a set is never satisfied.
+
+    >>> root = link([("a", None, 1, None)], [], 2)
+    >>> short_sets(root)
+    [(None, 2, 1)]
+    """
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.leaf is None:
+            if node.need > len(node.children):
+                found.append((node.name, node.need, len(node.children)))
+            stack.extend(reversed(node.children))
+    return found
 
 
 def _name(node: Node[Any]) -> str:
@@ -210,6 +228,8 @@ class Shape(Generic[F]):
             docs/spec/evictable-tasks.md apply as written).
         named: the task ids the scheduler names as the core (a semi-preemptible job's
             ``core_pods``), or ``None``: the core is computed.
+        semi: the job is semi-preemptible: a short set's core is exactly its first
+            ``min_sub_group`` children, not all of them.
     """
 
     __slots__ = (
@@ -222,10 +242,14 @@ class Shape(Generic[F]):
         "nodes",
         "pod_sets",
         "root",
+        "semi",
     )
 
-    def __init__(self, root: Node[F], named: Iterable[Hashable] | None = None) -> None:
+    def __init__(
+        self, root: Node[F], named: Iterable[Hashable] | None = None, *, semi: bool = False
+    ) -> None:
         self.root = root
+        self.semi = semi
         self.named = None if named is None else frozenset(named)
         order: list[Node[F]] = []
         stack = [root]
@@ -361,9 +385,14 @@ class Shape(Generic[F]):
                 keep(node)
             else:
                 kept = node.children
-                if satisfied[id(node)]:  # the first min_sub_group satisfied children, by name
-                    ready = [child for child in node.children if satisfied[id(child)]]
-                    kept = sorted(ready, key=_name)[: node.need]
+                if self.semi or satisfied[id(node)]:
+                    # the first min_sub_group children, satisfied first, then by name (a
+                    # satisfied set has enough satisfied ones; a short set of a job that is not
+                    # semi-preemptible keeps them all)
+                    ranked = sorted(
+                        node.children, key=lambda child: (not satisfied[id(child)], _name(child))
+                    )
+                    kept = ranked[: node.need]
                 stack.extend((child, child in kept) for child in reversed(node.children))
         return core, optional, surplus
 

@@ -7,9 +7,11 @@ shape (:meth:`minruntime._tree.Shape.breaks`). For a job without a sub-group tre
 each pod set with at least one evicted task, ``active - evicted >= min_available`` (equality
 allowed; ``active`` counts every active task of the pod set, the evicted ones included); in a
 tree, a pod set may drop below its minimum where its set can do without it. The rule applies to
-a semi-preemptible victim always (its core is never evicted), and to any other victim while it
-is protected (by whatever :func:`~minruntime._protection.protection` says); a never min-runtime
-refuses any eviction at all. A semi-preemptible victim whose scheduler named its core
+any victim while it is protected (by whatever :func:`~minruntime._protection.protection` says);
+a never min-runtime refuses any eviction at all. A semi-preemptible victim's core is never
+evicted, protected or not: each core pod set may lose only its tasks above ``min_available``,
+and a sub-group outside the core may go whole (docs/spec/sub-group-trees.md); while protected,
+the rule above holds back the rest too. A semi-preemptible victim whose scheduler named its core
 (``core_pods``, :meth:`minruntime._tree.Shape.named_core`) is judged by that list instead: an
 eviction fails where it takes a named task (docs/decisions/core-pods.md).
 
@@ -80,20 +82,26 @@ def validate_victim(
                 min_runtime=min_runtime,
             )
         ]
-    if victim.semi:
-        named = victim.shape.named_core()
-        if named is not None:
-            return _named_core_failures(victim, ids, named, counts, min_runtime)
-        kind = FailureKind.CORE
-    elif protected.kind is not None:
-        kind = FailureKind.PROTECTED
-    else:
-        return []
     shape = victim.shape
     failures = []
+    if victim.semi:
+        named = shape.named_core()
+        if named is not None:
+            failures = _named_core_failures(victim, ids, named, counts, min_runtime)
+        else:
+            failures = _core_failures(victim, counts, min_runtime)
+        if protected.kind is None or shape.flat:
+            # unprotected, only the core counts; a flat job's elastic rule is its core's
+            return failures
+    elif protected.kind is None:
+        return []
+    kind = FailureKind.PROTECTED
+    failing = {failure.pod_set for failure in failures}
     for leaf, above, satisfied in shape.breaks(counts):
         pod_set = leaf.leaf
         assert pod_set is not None
+        if pod_set.name in failing:
+            continue  # its core already fails
         failures.append(
             Failure(
                 victim=victim.id,
@@ -104,12 +112,47 @@ def validate_victim(
                 min_available=pod_set.min_available,
                 min_runtime=min_runtime,
                 protected_until=protected_until,
-                protected_by=protected.kind if kind is FailureKind.PROTECTED else None,
+                protected_by=protected.kind,
                 sub_group=above.name,
                 satisfied=None if shape.flat else satisfied,
                 needed=None if shape.flat else above.need,
             )
         )
+    return failures
+
+
+def _core_failures(
+    victim: JobFacts, counts: dict[str, int], min_runtime: MinRuntime
+) -> list[Failure]:
+    """A semi-preemptible victim's computed core: each core pod set (one not inside a sub-group
+    outside the core) that would lose more than its tasks above ``min_available`` fails; a
+    sub-group outside the core may go whole (docs/spec/sub-group-trees.md)."""
+    shape = victim.shape
+    optional: set[str | None] = set()
+    stack = list(shape.split()[1])
+    while stack:
+        node = stack.pop()
+        optional.add(node.name)
+        stack.extend(node.children)
+    failures = []
+    for pod_set in victim.pod_sets:
+        evicted = counts.get(pod_set.name)
+        if not evicted or pod_set.name in optional:
+            continue  # nothing taken, or a sub-group outside the core: it may go whole
+        active = pod_set.active
+        spare = len(active) - min(pod_set.min_available, len(active))
+        if evicted > spare:
+            failures.append(
+                Failure(
+                    victim=victim.id,
+                    kind=FailureKind.CORE,
+                    pod_set=pod_set.name,
+                    active=len(active),
+                    evicted=evicted,
+                    min_available=pod_set.min_available,
+                    min_runtime=min_runtime,
+                )
+            )
     return failures
 
 

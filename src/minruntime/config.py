@@ -26,6 +26,7 @@ from minruntime._load import DocumentError, NoYAML, load_json, load_yaml
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidConfiguration, InvalidDuration
 from minruntime.queues import ProtectionSettings
+from minruntime.resources import GPU
 
 __all__ = ["PLUGIN_NAME", "RESOLVE_METHODS", "Config", "find_scheduler_config"]
 
@@ -77,6 +78,13 @@ def _to_method(value: str) -> ResolveMethod:
     return value  # type: ignore[return-value]
 
 
+def _a_resource_name(instance: object, field: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, str) or not value:
+        raise InvalidConfiguration(
+            [f"cost_resource: expected a resource name such as 'nvidia.com/gpu', got {value!r:.60}"]
+        )
+
+
 def _to_protections(value: ProtectionSettings | None) -> ProtectionSettings:
     if value is None:
         return ProtectionSettings()
@@ -99,11 +107,15 @@ class Config:
         protections: the node-pool defaults of the protections beyond min-runtime
             (docs/spec/beyond-min-runtime.md); an unset field takes the built-in default, which
             turns that protection off (grace zero, no eviction budget, requests ignored).
+        cost_resource: the resource whose amount weighs a task's unsaved work
+            (docs/spec/beyond-min-runtime.md): what a task holds of it, or 1 where it holds
+            none; default ``"nvidia.com/gpu"`` (name TPU chips, say, for a TPU scheduler).
         warnings: what a lenient read replaced or ignored (empty when built directly).
 
     Raises:
         InvalidDuration: for a bad default, naming the field.
-        InvalidConfiguration: for a resolve method other than ``"lca"`` or ``"queue"``.
+        InvalidConfiguration: for a resolve method other than ``"lca"`` or ``"queue"``, or a
+            cost resource that is not a non-empty string.
 
     >>> Config(default_preempt_min_runtime="5m").default_preempt_min_runtime
     MinRuntime('5m')
@@ -121,6 +133,7 @@ class Config:
     protections: ProtectionSettings = attrs.field(
         factory=ProtectionSettings, converter=_to_protections
     )
+    cost_resource: str = attrs.field(default=GPU, validator=_a_resource_name)
     warnings: tuple[str, ...] = attrs.field(default=(), eq=False, converter=_to_warnings)
     _protected: bool = attrs.field(init=False, repr=False, eq=False)
     """:attr:`has_protections`, computed once (a config is immutable; every session asks)."""

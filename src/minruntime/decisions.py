@@ -1,8 +1,8 @@
 """What the library answers: actions, reasons, resolutions, decisions and scenario results.
 
 The values a :class:`~minruntime.Session` returns. Each explains itself: ``str()`` of a
-:class:`Decision`, a :class:`Resolution` or a :class:`ScenarioResult` is a sentence an operator
-can read, and the fields carry the numbers.
+:class:`Verdict`, a :class:`Resolution`, a :class:`ScenarioResult` or a :class:`Plan` is a
+sentence an operator can read, and the fields carry the numbers.
 
 - :class:`Action`: preempt (same leaf queue) or reclaim (another queue).
 - :class:`Reason`: why a victim is, or is not, eligible.
@@ -11,11 +11,11 @@ can read, and the fields carry the numbers.
 - :class:`Resolution`: a resolved min-runtime and the queue it came from.
 - :class:`ProtectionStatus`: whether a victim is protected now, by what, until when, and its
   resolved min-runtime (:meth:`Session.protection <minruntime.Session.protection>`).
-- :class:`Decision`: the whole answer for one victim (:meth:`Session.explain
-  <minruntime.Session.explain>`).
+- :class:`Verdict`: the whole answer for one victim (:meth:`Session.verdict
+  <minruntime.Session.verdict>`).
 - :class:`ScenarioResult` and :class:`Failure`: the answer of scenario validation.
-- :class:`Selection`: the cheapest eligible victims that free enough (:meth:`Session.select
-  <minruntime.Session.select>`).
+- :class:`Plan`: the tasks to take, cheapest victims first, for what a preemptor needs
+  (:meth:`Session.plan <minruntime.Session.plan>`, :meth:`Cycle.plan <minruntime.Cycle.plan>`).
 
 >>> from minruntime import Action, Reason
 >>> Action("reclaim"), Reason.DEFERRED.allowed
@@ -34,6 +34,7 @@ import attrs
 from minruntime._time import FOREVER
 from minruntime.durations import MinRuntime
 from minruntime.preemptibility import Preemptibility
+from minruntime.resources import Resources
 
 if TYPE_CHECKING:
     from minruntime.jobs import TaskLike
@@ -41,15 +42,15 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOWED",
     "Action",
-    "Decision",
     "Failure",
     "FailureKind",
+    "Plan",
     "ProtectionKind",
     "ProtectionStatus",
     "Reason",
     "Resolution",
     "ScenarioResult",
-    "Selection",
+    "Verdict",
 ]
 
 
@@ -105,7 +106,7 @@ class Resolution:
     """A resolved min-runtime and where it came from.
 
     Attributes:
-        min_runtime: the min-runtime.
+        min_runtime: the MR.
         source: the name of the queue whose setting produced it, or ``None`` for the node-pool
             default.
         unknown_queues: queue names that are not in the tree and so forced the default.
@@ -270,8 +271,11 @@ def _when(moment: datetime | None) -> str:
 
 
 @attrs.frozen(kw_only=True)
-class Decision:
-    """The explained answer for one (action, preemptor, victim) at the session's ``now``.
+class Verdict:
+    """Everything the library says about one (action, preemptor, victim) at the session's
+    ``now``: one evaluation of every rule, read by every other question (``allowed`` is
+    eligibility, ``tasks`` the evictable tasks, ``protected_by`` and ``protected_until`` the
+    protection, ``rank_key`` the ranking). ``str()`` of it is one sentence.
 
     Attributes:
         action: preempt or reclaim.
@@ -279,24 +283,43 @@ class Decision:
         allowed: whether the victim (or, for ``DEFERRED``, part of it) may be evicted.
         reason: why.
         min_runtime: the resolved min-runtime.
-        source: the queue whose setting produced the min-runtime, or ``None`` for the node-pool default.
-        notes: extra facts (for example "queue 'x' is not in the tree: default used").
+        source: the queue whose setting produced it, or ``None`` for the node-pool default.
         preemptibility: the victim's effective preemptibility.
         start_time: the victim's start time, or ``None``.
         protected_until: when its protection ends (``FOREVER`` for never, ``None`` without a
-            start time).
-        now: the instant of the decision.
+            start time); for a victim that is not protected, when its min-runtime ended.
+        now: the instant of the verdict.
+        notes: extra facts (for example "queue 'x' is not in the tree: the node-pool default
+            applies").
         protected_by: what protects it now (a :class:`ProtectionKind`), or ``None``.
-        unsaved_work: the work an eviction would lose now (seconds times task weight), when
-            the session uses the checkpoint-aware settings.
+        tasks: its evictable tasks in sacrifice order, least important first (empty when it is
+            refused; docs/spec/evictable-tasks.md).
+        unsaved_work: the work evicting those tasks now would lose (seconds times task weight,
+            docs/spec/beyond-min-runtime.md).
+        rank_key: its place among eligible victims, cheapest first: (unsaved work, priority,
+            recent evictions, minus the start in nanoseconds); the input order breaks what ties
+            remain (:meth:`Session.rank_victims <minruntime.Session.rank_victims>`).
+        min_runtime_filter: the reference plugin's filter hook's answer, min-runtime's say
+            alone: false for a never min-runtime, true for an elastic or semi-preemptible
+            victim (its scenario is validated instead), else true iff nothing protects it.
+        checkpoint_aware: the protections beyond min-runtime are in use for it
+            (docs/spec/beyond-min-runtime.md): its sentence names its unsaved work.
         elastic: the victim has a pod set with ``min_available`` below its number of tasks (it
             can run with fewer pods, so part of it may go).
-        preemption_delay: the preemptor's preemption delay, when it has one.
-        delayed_until: while the preemptor is within its delay, when it may trigger evictions
-            (``FOREVER`` for a delay of never); else ``None``.
         sub_group_tree: the victim has a sub-group tree (docs/spec/sub-group-trees.md).
         optional_sub_groups: for a victim with a tree, its sub-groups outside its core (they go
             whole, first, in this order: the last listed first).
+        preemption_delay: the preemptor's preemption delay, when it holds the preemptor back.
+        delayed_until: while the preemptor is within its delay, when it may trigger evictions
+            (``FOREVER`` for a delay of never); else ``None``.
+
+    >>> from datetime import datetime, timezone
+    >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+    >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
+    >>> verdict = session.verdict("preempt", Job("p", "q", priority=100),
+    ...     Job("v", "q", start_time=0, pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])]))
+    >>> verdict.allowed, str(verdict.reason), [task.id for task in verdict.tasks]
+    (True, 'deferred', ['b'])
     """
 
     action: Action
@@ -312,12 +335,16 @@ class Decision:
     now: datetime
     notes: tuple[str, ...] = ()
     protected_by: ProtectionKind | None = None
-    unsaved_work: float | None = None
+    tasks: tuple[TaskLike, ...] = ()
+    unsaved_work: float = 0.0
+    rank_key: tuple[float, int, int, int] = (0.0, 0, 0, 0)
+    min_runtime_filter: bool = False
+    checkpoint_aware: bool = False
     elastic: bool = False
-    preemption_delay: MinRuntime | None = None
-    delayed_until: datetime | None = None
     sub_group_tree: bool = False
     optional_sub_groups: tuple[str, ...] = ()
+    preemption_delay: MinRuntime | None = None
+    delayed_until: datetime | None = None
 
     def __bool__(self) -> bool:
         return self.allowed
@@ -400,7 +427,7 @@ class Decision:
             if self.start_time is None:
                 why = f"{mr}: never started, so not protected"
             why += self._optional("go first")
-        if self.unsaved_work is not None and self.allowed:
+        if self.checkpoint_aware and self.allowed:
             why += f"; unsaved work {self.unsaved_work:g}"
         notes = "".join(f"; {note}" for note in self.notes)
         return f"{subject}: {verdict}: {why}{notes}"
@@ -542,40 +569,81 @@ class ScenarioResult:
 J = TypeVar("J")
 
 
-@attrs.frozen(kw_only=True)
-class Selection(Generic[J]):
-    """The cheapest eligible victims that free at least what a preemptor needs.
+def _when_short(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class Plan(Generic[J]):
+    """What a preemptor takes for what it needs (docs/spec/plans.md): victims cheapest first,
+    each victim's tasks in sacrifice order, one task at a time until every resource of the need
+    is covered, never more.
 
     Attributes:
-        victims: the chosen victims, cheapest first (the order of :meth:`Session.rank_victims
-            <minruntime.Session.rank_victims>`).
-        tasks: for each chosen victim, the tasks that would go (its evictable tasks, least
-            important first), in the same order.
-        freed: the summed weight of those tasks.
-        needed: the amount asked for.
-        unsaved_work: the work the eviction would lose (weighted seconds).
+        action: preempt or reclaim.
+        preemptor: the pending job (the caller's object).
+        need: what it needs (:class:`~minruntime.Resources`).
+        victims: the victims it takes tasks of, cheapest first (the caller's objects).
+        tasks: for each victim, the tasks it takes of it, in sacrifice order (a list parallel
+            to ``victims``: a scheduler's job objects need not be hashable).
+        freed: what those tasks hold, per resource.
+        missing: what the need still lacks, per resource (only what is short; empty when the
+            plan covers the need).
+        lost: the unsaved work those tasks hold (seconds times task weight,
+            docs/spec/beyond-min-runtime.md).
+        losses: the unsaved work of each victim's tasks, parallel to ``victims`` (they add up
+            to ``lost``).
+        retry: when something is missing, the earliest time a protection ends that could free
+            more (docs/spec/session.md, ``next_expiry``); ``None`` when nothing is missing or
+            nothing could free more.
 
-    ``shortfall`` is what is still missing when even every eligible victim is not enough
-    (zero otherwise); a selection is true when it frees enough.
+    A plan is true when it covers the need. Plans compare by identity (they hold the caller's
+    objects).
 
-    >>> empty = Selection(victims=(), tasks=(), freed=0.0, needed=2.0, unsaved_work=0.0)
-    >>> bool(empty), empty.shortfall
-    (False, 2.0)
+    >>> from minruntime import Action, Resources
+    >>> plan = Plan(action=Action.RECLAIM, preemptor="p", need=Resources({"pods": 2}), victims=(),
+    ...             tasks=(), freed=Resources(), missing=Resources({"pods": 2}), lost=0.0,
+    ...             losses=(), retry=None)
+    >>> bool(plan), str(plan)
+    (False, "reclaim plan of 'p' for pods 2: takes nothing; still missing pods 2")
     """
 
+    action: Action
+    preemptor: object
+    need: Resources
     victims: tuple[J, ...]
     tasks: tuple[tuple[TaskLike, ...], ...]
-    freed: float
-    needed: float
-    unsaved_work: float
+    freed: Resources
+    missing: Resources
+    lost: float
+    losses: tuple[float, ...]
+    retry: datetime | None
 
     @property
-    def shortfall(self) -> float:
-        """How much of ``needed`` the eligible victims cannot free (zero when enough)."""
-        return max(0.0, self.needed - self.freed)
+    def covered(self) -> bool:
+        """Whether the plan covers the need (nothing is missing)."""
+        return not self.missing
 
     def __bool__(self) -> bool:
-        return self.freed >= self.needed
+        return not self.missing
 
     def __len__(self) -> int:
         return len(self.victims)
+
+    def __str__(self) -> str:
+        who = getattr(self.preemptor, "id", self.preemptor)
+        head = f"{self.action} plan of {who!r} for {self.need}"
+        if self.victims:
+            parts = [
+                f"{len(tasks)} task{'s' * (len(tasks) != 1)} of {getattr(victim, 'id', victim)!r}"
+                for victim, tasks in zip(self.victims, self.tasks, strict=True)
+            ]
+            taken = f"takes {', '.join(parts)}, freeing {self.freed}"
+            if self.lost:
+                taken += f" and losing {self.lost:g} of unsaved work"
+        else:
+            taken = "takes nothing"
+        if not self.missing:
+            return f"{head}: {taken}"
+        retry = "" if self.retry is None else f"; retry at {_when_short(self.retry)}"
+        return f"{head}: {taken}; still missing {self.missing}{retry}"

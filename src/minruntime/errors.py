@@ -24,10 +24,12 @@ __all__ = [
     "InvalidObject",
     "InvalidPreemptibility",
     "InvalidQueueTree",
+    "InvalidResources",
     "InvalidScenario",
     "InvalidSnapshot",
     "InvalidTimestamp",
     "MinRuntimeError",
+    "PlanConflict",
     "UnknownJob",
     "UnknownQueue",
 ]
@@ -178,6 +180,35 @@ class InvalidConfiguration(MinRuntimeError, ValueError):
 
 class InvalidScenario(MinRuntimeError, ValueError):
     """A scenario that names something the victim job does not have."""
+
+
+class InvalidResources(MinRuntimeError, ValueError):
+    """Resources (a task's, or a need) that are not a mapping from names to finite amounts
+    ``>= 0``; the message names where they came from and the value.
+
+    >>> from minruntime import InvalidResources, Task
+    >>> try:
+    ...     Task("w-0", resources={"nvidia.com/gpu": "two"})
+    ... except InvalidResources as error:
+    ...     print(error)
+    Task 'w-0' resources 'nvidia.com/gpu': expected a finite number >= 0, got 'two'
+    """
+
+
+class PlanConflict(MinRuntimeError, ValueError):
+    """A plan that cannot be committed: some of its tasks were committed since it was made (by
+    another plan of the cycle, perhaps from another thread), or it would leave a victim in a
+    shape its scenario validator refuses. ``tasks`` names the tasks already taken, as
+    (victim id, task id) pairs.
+
+    >>> from minruntime import PlanConflict
+    >>> str(PlanConflict("task 'w-1' of job 'train' was committed by another plan", tasks=[("train", "w-1")]))
+    "task 'w-1' of job 'train' was committed by another plan"
+    """
+
+    def __init__(self, message: str, *, tasks: Iterable[tuple[Any, Any]] = ()) -> None:
+        super().__init__(message)
+        self.tasks = tuple(tasks)
 
 
 class InvalidJob(MinRuntimeError, ValueError):

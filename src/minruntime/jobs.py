@@ -21,7 +21,6 @@ from typing import Any, Final, Protocol
 import attrs
 
 from minruntime._fields import (
-    finite_weight,
     non_negative_int,
     read_optional_duration,
     read_optional_instant,
@@ -36,6 +35,7 @@ from minruntime._tree import TreeError, link
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidJob
 from minruntime.preemptibility import Preemptibility
+from minruntime.resources import ONE_POD, Resources, ResourcesLike, task_resources
 
 __all__ = [
     "DEFAULT_POD_SET",
@@ -150,7 +150,8 @@ IS_ACTIVE: Final[dict[object, bool]] = {
 
 class TaskLike(Protocol):
     """What the library reads of a task: ``id`` and ``status`` (a :class:`TaskStatus` or its
-    name); ``weight`` too where it exists (default 1)."""
+    name); ``resources`` too where it exists (a mapping from resource names to amounts; default
+    one pod, see :class:`Task`)."""
 
     @property
     def id(self) -> Hashable: ...
@@ -241,49 +242,51 @@ _TO_STATUS: Final = _Table(
 )
 
 
-def _weight(value: object) -> float:
-    return finite_weight(value, "Task weight")
-
-
-_ONE: Final = 1.0
-"""The default weight (the same object: a task given no weight needs no check)."""
-
-
 @attrs.frozen(init=False)
 class Task:
-    """One task (pod) of a job, with an optional weight (docs/spec/beyond-min-runtime.md).
+    """One task (pod) of a job, and the resources it holds (docs/spec/plans.md).
 
     Args:
         id: the task's id, unique within its job.
         status: a :class:`TaskStatus` or its name, in any case; default running.
-        weight: what losing this task's work costs per second (for example its GPUs); a finite
-            number >= 0, default 1.
+        resources: what it holds: a mapping from resource names (``"nvidia.com/gpu"``,
+            ``"cpu"``, ``"memory"``, any name the scheduler uses) to finite amounts ``>= 0``;
+            every task is one pod, so ``"pods": 1`` is added unless it names a count of pods.
+            Default: one pod and nothing else.
 
     Raises:
-        InvalidJob: for a status that is not one, or a weight that is not a finite number >= 0.
+        InvalidJob: for a status that is not one.
+        InvalidResources: for resources that are not such a mapping, naming the task.
 
     >>> Task("worker-0")
-    Task(id='worker-0', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0)
-    >>> Task("worker-1", "pending").status
-    <TaskStatus.PENDING: 'Pending'>
+    Task(id='worker-0', status=<TaskStatus.RUNNING: 'Running'>, resources=Resources({'pods': 1}))
+    >>> Task("worker-1", "pending", resources={"nvidia.com/gpu": 1, "cpu": 8}).resources
+    Resources({'cpu': 8, 'nvidia.com/gpu': 1, 'pods': 1})
     """
 
     id: str
     status: TaskStatus = TaskStatus.RUNNING
-    weight: float = attrs.field(default=1.0, kw_only=True)
+    resources: Resources = attrs.field(default=ONE_POD, kw_only=True)
 
     def __init__(
-        self, id: str, status: TaskStatus | str = TaskStatus.RUNNING, *, weight: object = _ONE
+        self,
+        id: str,
+        status: TaskStatus | str = TaskStatus.RUNNING,
+        *,
+        resources: ResourcesLike | None = None,
     ) -> None:
         # Tasks are built by the thousand: each field is stored by its slot's own setter (not
         # object.__setattr__, which looks the name up each time); a status is one dict lookup
-        # (the reader is called for any other spelling), and the default weight needs no check.
+        # (the reader is called for any other spelling), and no resources need no check.
         _TASK_ID(self, id)
         _TASK_STATUS(self, _TO_STATUS[status])
-        _TASK_WEIGHT(self, weight if weight is _ONE else _weight(weight))
+        _TASK_RESOURCES(
+            self,
+            ONE_POD if resources is None else task_resources(resources, f"Task {id!r} resources"),
+        )
 
 
-_TASK_ID, _TASK_STATUS, _TASK_WEIGHT = slot_setters(Task, "id", "status", "weight")
+_TASK_ID, _TASK_STATUS, _TASK_RESOURCES = slot_setters(Task, "id", "status", "resources")
 
 
 def count_active(tasks: Iterable[TaskLike]) -> int:
@@ -321,7 +324,7 @@ class PodSet:
             name is an error of the job that lists it).
 
     >>> PodSet(min_available=1, tasks=[Task("a")])
-    PodSet(name='default', min_available=1, tasks=(Task(id='a', status=<TaskStatus.RUNNING: 'Running'>, weight=1.0),), parent=None)
+    PodSet(name='default', min_available=1, tasks=(Task(id='a', status=<TaskStatus.RUNNING: 'Running'>, resources=Resources({'pods': 1})),), parent=None)
     """
 
     name: str = DEFAULT_POD_SET

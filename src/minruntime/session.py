@@ -3,8 +3,8 @@
 A session holds the queue tree, the configuration and ``now``. It resolves each min-runtime
 once per distinct (action, preemptor queue, victim queue), computes each job's derived facts
 once, and answers every question at the same instant ``now``, which it never reads from a clock.
-Every answer comes from the same rules (minruntime's private engine): eligibility, protection,
-validation and evictable tasks are never computed twice in two ways.
+Every answer about a victim is a view of one verdict (minruntime's private engine): its reason,
+protection, evictable tasks, unsaved work and rank key, each from the one rule that owns it.
 
 >>> from datetime import datetime, timezone
 >>> from minruntime import Action, Config, Job, PodSet, Queue, QueueTree, Session, Task
@@ -14,9 +14,10 @@ validation and evictable tasks are never computed twice in two ways.
 >>> pending = Job("pending", "b", priority=100)
 >>> young = Job("young", "a", preemptibility="preemptible", start_time=datetime(2026, 11, 22, 11, 50, tzinfo=timezone.utc),
 ...             pod_sets=[PodSet(tasks=[Task("young-0")])])
->>> session.is_eligible(Action.RECLAIM, pending, young)
+>>> verdict = session.verdict(Action.RECLAIM, pending, young)
+>>> verdict.allowed
 False
->>> print(session.explain(Action.RECLAIM, pending, young))
+>>> print(verdict)
 reclaim of 'young' by 'pending': refused: min-runtime 30m from queue 'org': started 2026-11-22T11:50:00Z, protected until 2026-11-22T12:20:00Z
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import compress
 from typing import Final, Generic, TypeVar
@@ -32,48 +33,36 @@ from typing import Final, Generic, TypeVar
 import attrs
 
 from minruntime._cycle import VictimIndex
-from minruntime._eligibility import (
-    Groups,
-    judge,
-    min_runtime_filter,
-    protection_of,
-)
-from minruntime._evictable import TaskOrder, evictable_tasks
-from minruntime._facts import SEMI, FactsTable, JobFacts
-from minruntime._protection import (
-    FOREVER_NS,
-    NO_SETTINGS,
-    Protection,
-    Settings,
-    effective_min_runtime,
-    evictions_in_window,
-    is_held,
-)
-from minruntime._ranking import Candidate, rank, select, unsaved_work
+from minruntime._eligibility import Groups, judge, kept_refusal
+from minruntime._evictable import TaskOrder
+from minruntime._facts import FactsTable, JobFacts
+from minruntime._plan import ranked, take
+from minruntime._protection import is_held
 from minruntime._resolution import Resolver
+from minruntime._retry import earliest
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime._validation import validate_victim
+from minruntime._verdict import NO_CLAIMS, Context
+from minruntime._verdict import Verdict as Judged
 from minruntime.config import Config
 from minruntime.decisions import (
     ALLOWED,
     Action,
-    Decision,
     Failure,
+    Plan,
     ProtectionKind,
     ProtectionStatus,
     Reason,
     Resolution,
     ScenarioResult,
-    Selection,
+    Verdict,
 )
 from minruntime.durations import MinRuntime
+from minruntime.errors import PlanConflict
 from minruntime.jobs import JobLike, TaskLike
-from minruntime.preemptibility import (
-    LEGACY_PRIORITY_THRESHOLD,
-    Preemptibility,
-    PreemptibilitySource,
-)
+from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
 from minruntime.queues import QueueTree
+from minruntime.resources import Resources, ResourcesLike
 
 __all__ = ["Cycle", "Session", "SessionStats"]
 
@@ -81,10 +70,6 @@ __all__ = ["Cycle", "Session", "SessionStats"]
 def __dir__() -> list[str]:
     return __all__
 
-
-_PROTECTED_REASONS: Final = frozenset(
-    {Reason.PROTECTED, Reason.EVICTION_BUDGET, Reason.CHECKPOINT_GRACE}
-)
 
 J = TypeVar("J", bound=JobLike)
 
@@ -94,7 +79,14 @@ _CALLS: Final = 256
 """How many calls' reasons it keeps at most (many one-victim questions: a bounded list)."""
 
 Evictions = Mapping[J, Iterable[object]] | Iterable[tuple[J, Iterable[object]]]
-"""A scenario's evictions: victim job -> the tasks (or task ids) it would lose."""
+"""A scenario's evictions: victim job -> the tasks (or task ids) it would lose; a mapping, or
+(job, tasks) pairs where the jobs are not hashable."""
+
+Claims = Mapping[int, frozenset[Hashable]]
+"""A cycle's committed tasks: a victim's row -> the ids of its tasks that are committed."""
+_NO_CLAIMS: Final[Claims] = {}
+_MEMO: Final = 8
+"""How many (action, preemptor) pairs' verdicts a session keeps."""
 
 
 @attrs.frozen(kw_only=True)
@@ -109,7 +101,7 @@ class SessionStats:
         protections: how many decisions a protection beyond min-runtime
             (docs/spec/beyond-min-runtime.md) decided, by kind value: ``"eviction-budget"``,
             ``"checkpoint-grace"``, and ``"job-request"`` (protected only because a job's own
-            request lengthened its min-runtime), elastic victims they held to their minimum included. Empty
+            request lengthened its MR), elastic victims they held to their minimum included. Empty
             when unused.
 
     >>> SessionStats(decisions={}, resolutions=3, cache_hits=2, jobs=1).cache_misses
@@ -143,7 +135,7 @@ class Session:
             this is preemptible (default 100).
         task_order: a key that sorts a job's tasks most important first: each pod set of an
             elastic job keeps its most important ``min_available`` tasks, and each part of the
-            sacrifice order of :meth:`evictable_tasks` is the key's reverse. Default: the job's
+            sacrifice order of a verdict's ``tasks`` is the key's reverse. Default: the job's
             listing order.
 
     Raises:
@@ -159,11 +151,13 @@ class Session:
     process-wide side effect (no clock, no switching of the garbage collector).
 
     >>> from minruntime import QueueTree, Config, Queue
-    >>> Session(QueueTree([Queue("q", preempt_min_runtime="5m")]), Config(), now=0).preempt_min_runtime("q")
+    >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="5m")]), Config(), now=0)
+    >>> session.resolve("preempt", "q", "q").min_runtime
     MinRuntime('5m')
     """
 
     __slots__ = (
+        "_context",
         "_counts",
         "_groups",
         "_held",
@@ -171,6 +165,7 @@ class Session:
         "_known",
         "_lock",
         "_lookups",
+        "_memo",
         "_misses",
         "_now",
         "_now_ns",
@@ -190,19 +185,31 @@ class Session:
         *,
         legacy_priority_threshold: int = LEGACY_PRIORITY_THRESHOLD,
         task_order: TaskOrder | None = None,
-        _resolver: Resolver | None = None,
+    ) -> None:
+        self._start(tree, config, now, legacy_priority_threshold, task_order, None)
+
+    def _start(
+        self,
+        tree: QueueTree,
+        config: Config,
+        now: Instant,
+        threshold: int,
+        task_order: TaskOrder | None,
+        resolver: Resolver | None,
     ) -> None:
         self.tree = tree
         self.config = config
-        self._now_ns = to_ns(now, "the session's now")
+        self._now_ns = now_ns = to_ns(now, "the session's now")
         self._now: datetime | None = None
-        self._threshold = legacy_priority_threshold
+        self._threshold = threshold
         self._task_order = task_order
-        self._resolver = _resolver if _resolver is not None else Resolver(tree, config)
-        self._table = FactsTable(legacy_priority_threshold)
-        self._known = tree.names()
-        self._groups = Groups(self._resolver, self._now_ns)
+        self._resolver = resolver if resolver is not None else Resolver(tree, config)
+        self._table = FactsTable(threshold)
+        self._known = known = tree.names()
+        self._groups = groups = Groups(self._resolver, now_ns)
+        self._context = Context(groups, known, now_ns, task_order, config.cost_resource, threshold)
         self._lock = threading.Lock()
+        self._memo: dict[tuple[Action, int, bool, int], tuple[Claims, dict[int, Judged]]] = {}
         self._counts: Counter[Reason | ProtectionKind] = Counter()
         self._judged: list[Sequence[Reason]] = []
         self._held = 0
@@ -232,82 +239,31 @@ class Session:
         >>> Session(QueueTree([]), Config(), now=0).at(60).now.isoformat()
         '1970-01-01T00:01:00+00:00'
         """
-        return Session(
-            self.tree,
-            self.config,
-            now,
-            legacy_priority_threshold=self._threshold,
-            task_order=self._task_order,
-            _resolver=self._resolver,
-        )
+        later = Session.__new__(Session)
+        later._start(self.tree, self.config, now, self._threshold, self._task_order, self._resolver)
+        return later
 
-    # -- resolution -----------------------------------------------------------------------------
+    # -- min-runtime ----------------------------------------------------------------------------
 
     def resolve(self, action: Action | str, preemptor_queue: str, victim_queue: str) -> Resolution:
-        """The min-runtime for ``action`` between two queues, and the queue whose setting produced
-        it.
+        """The min-runtime for ``action`` between two queues, and the queue whose setting
+        produced it: the one way to ask a min-runtime.
 
         An unknown queue gives the node-pool default, and the resolution says which queue was
-        unknown. For preempt the preemptor's queue does not matter.
+        unknown. For preempt the preemptor's queue does not matter (pass the victim's).
 
         >>> from minruntime import QueueTree, Config, Queue
         >>> session = Session(QueueTree([Queue("q", reclaim_min_runtime="1h")]), Config(), 0)
+        >>> session.resolve("reclaim", "p", "q").min_runtime
+        MinRuntime('1h')
         >>> print(session.resolve("reclaim", "other", "q"))
         0s (node-pool default; queue 'other' is not in the tree)
         """
-        return self._resolve(_action(action), preemptor_queue, victim_queue)
-
-    def _resolve(self, action: Action, preemptor_queue: str, victim_queue: str) -> Resolution:
-        result, computed = self._resolver.lookup(action, preemptor_queue, victim_queue)
+        result, computed = self._resolver.lookup(_action(action), preemptor_queue, victim_queue)
         with self._lock:
             self._lookups += 1
             self._misses += computed
         return result
-
-    def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
-        """The preempt min-runtime of a victim in ``victim_queue`` (walk up from it).
-
-        >>> from minruntime import QueueTree, Config, Queue
-        >>> Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0).preempt_min_runtime("q")
-        MinRuntime('1h')
-        """
-        return self._resolve(Action.PREEMPT, victim_queue, victim_queue).min_runtime
-
-    def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
-        """The reclaim min-runtime between two queues, by the configured method.
-
-        >>> from minruntime import QueueTree, Config, Queue
-        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
-        >>> Session(tree, Config(), 0).reclaim_min_runtime("b", "a")
-        MinRuntime('1h')
-        """
-        return self._resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
-
-    def min_runtime_table(self, action: Action | str) -> Mapping[tuple[str, str], MinRuntime]:
-        """A mapping (preemptor queue, victim queue) -> min-runtime for ``action`` that fills
-        itself.
-
-        The fastest way to look up many pairs: a pair seen before costs one dict lookup. It
-        shares this session's resolution cache; its lookups are not counted in :meth:`stats`.
-
-        >>> from minruntime import QueueTree, Config, Queue
-        >>> session = Session(QueueTree([Queue("q", reclaim_min_runtime="1h"), Queue("p")]),
-        ...                   Config(), 0)
-        >>> table = session.min_runtime_table("reclaim")
-        >>> table["p", "q"], table["p", "q"] is table["p", "q"]
-        (MinRuntime('1h'), True)
-        """
-        return _Table(self._resolver, _action(action))
-
-    def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
-        """The min-runtime that applies to ``victim`` when ``preemptor`` wants its resources.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0)
-        >>> session.min_runtime("preempt", Job("p", "q"), Job("v", "q"))
-        MinRuntime('1h')
-        """
-        return self.resolve(action, preemptor.queue, victim.queue).min_runtime
 
     # -- jobs -----------------------------------------------------------------------------------
 
@@ -344,9 +300,6 @@ class Session:
         return ()
 
     # -- the rules ------------------------------------------------------------------------------
-
-    def _settings(self, action: Action, preemptor_queue: str, victim_queue: str) -> Settings:
-        return self._groups.settings(action, preemptor_queue, victim_queue)
 
     def _count(
         self,
@@ -398,69 +351,107 @@ class Session:
         self._count(found.reasons, found.lookups, found.misses, found.protections)
         return found.reasons
 
-    def _reason(self, action: Action, preemptor: JobFacts, victim: JobFacts) -> Reason:
-        return self._judge(action, preemptor, [victim.row])[0]
+    def _verdicts(
+        self,
+        action: Action,
+        preemptor: JobFacts,
+        rows: Sequence[int],
+        claims: Claims = _NO_CLAIMS,
+        *,
+        ignore_delay: bool = False,
+    ) -> list[Judged]:
+        """One verdict per victim row, in order: each (action, preemptor, victim) judged once.
 
-    def _protection(
-        self, action: Action, preemptor: JobFacts, victim: JobFacts
-    ) -> tuple[Protection, Resolution, Settings]:
-        """What protects the victim, its MR resolution and its settings: the one rule."""
-        resolution = self._resolve(action, preemptor.queue, victim.queue)
-        settings = self._settings(action, preemptor.queue, victim.queue)
-        found = protection_of(victim, resolution.min_runtime, settings, self._now_ns)
-        return found, resolution, settings
-
-    def _until(
-        self, victim: JobFacts, found: Protection, resolution: Resolution, settings: Settings
-    ) -> datetime | None:
-        """The protection's end; unprotected, when the effective MR ended or ends."""
-        if found.until_ns is not None:
-            return from_ns(found.until_ns)
-        if victim.start_ns is None:
-            return None
-        effective = effective_min_runtime(
-            resolution.min_runtime, victim.inputs().requested_ns, settings.max_job_min_runtime
-        )
-        return from_ns(victim.start_ns + effective.ns)
-
-    # -- protection and filters -----------------------------------------------------------------
-
-    def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Whether ``victim`` is protected now, fundamentals aside.
-
-        Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + min_runtime``. With the protections beyond min-runtime in use
-        (docs/spec/beyond-min-runtime.md), a job's own request, a spent eviction budget and the
-        checkpoint grace protect too.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
-        >>> session.is_protected("preempt", Job("p", "q"), Job("v", "q", start_time=0))
-        True
+        The verdicts of the last few (action, preemptor) pairs are kept, so that the questions
+        a caller asks in turn about the same victims (their verdicts, then a plan, then the
+        retry time) judge each victim once; the reasons of the rows not yet judged are judged
+        as one batch. Claims (a cycle's commits) are part of the key: a commit makes new ones.
         """
-        found, _, _ = self._protection(_action(action), self._fact(preemptor), self._fact(victim))
-        return found.kind is not None
+        key = (action, preemptor.row, ignore_delay, id(claims))
+        memo = self._memo
+        entry = memo.get(key)
+        if entry is None or entry[0] is not claims:
+            entry = (claims, {})
+            with self._lock:
+                memo[key] = entry
+                if len(memo) > _MEMO:
+                    del memo[next(iter(memo))]
+        known = entry[1]
+        missing = [row for row in dict.fromkeys(rows) if row not in known]
+        if missing:
+            table, context = self._table, self._context
+            reasons = self._judge(action, preemptor, missing, ignore_delay=ignore_delay)
+            for row, reason in zip(missing, reasons, strict=True):
+                claimed = claims.get(row, NO_CLAIMS) if claims else NO_CLAIMS
+                made = Judged(action, preemptor, table.view(row), reason, context, claimed)
+                known.setdefault(row, made)  # a thread that lost the race uses the first
+        return [known[row] for row in rows]
 
-    def protected_until(
-        self, action: Action | str, preemptor: JobLike, victim: JobLike
-    ) -> datetime | None:
-        """When ``victim``'s protection ends: ``start + min_runtime``, ``FOREVER`` for never, or ``None``
-        without a start time; with section 16 in use, the end of whatever protects it now.
+    def _one(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike, claims: Claims = _NO_CLAIMS
+    ) -> Judged:
+        pre = self._fact(preemptor)
+        return self._verdicts(_action(action), pre, [self._table.row(victim)], claims)[0]
 
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
-        >>> session.protected_until("preempt", Job("p", "q"), Job("v", "q", start_time=0)).isoformat()
-        '1970-01-01T01:00:00+00:00'
+    # -- one victim -----------------------------------------------------------------------------
+
+    def verdict(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> Verdict:
+        """Everything about one victim: whether it may be evicted and why, what protects it and
+        until when, which of its tasks may go (sacrifice order), the unsaved work they hold and
+        its rank key (a :class:`~minruntime.Verdict`); ``str()`` of it is one sentence.
+
+        The fundamentals of the action (not itself; preempt: same queue and strictly lower
+        priority; reclaim: another queue; not non-preemptible; an active task; a known queue),
+        then the protection rule (docs/spec/filters.md). Evictable tasks: nothing when refused;
+        every active task when eligible and not protected; per pod set the active tasks above
+        ``min_available`` when protected and elastic, or semi-preemptible; in sacrifice order,
+        surplus first (docs/spec/evictable-tasks.md).
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
+        >>> two = Job("w", "q", start_time=0, pod_sets=[PodSet("x", 1, [Task("x0"), Task("x1")]),
+        ...                                             PodSet("y", 1, [Task("y0"), Task("y1")])])
+        >>> verdict = session.verdict("preempt", Job("p", "q", priority=100), two)
+        >>> verdict.allowed, [task.id for task in verdict.tasks]
+        (True, ['y1', 'x1'])
+        >>> [t.id for t in session.at(3600).verdict("preempt", Job("p", "q", priority=100), two).tasks]
+        ['y1', 'x1', 'y0', 'x0']
+        >>> never = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=60)
+        >>> print(never.verdict("preempt", Job("p", "q", priority=100), two))
+        preempt of 'w' by 'p': refused: min-runtime never from queue 'q': never evicted by preempt
         """
-        return self.protection(action, preemptor, victim).protected_until
+        return self._one(action, preemptor, victim).render()
+
+    def verdicts(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
+    ) -> list[Verdict]:
+        """:meth:`verdict` of each of ``victims``, in order, judged as one batch.
+
+        A program that shows every victim (a report, a dashboard) asks this once; a plan for
+        the same preemptor and victims afterwards reuses the same verdicts.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
+        >>> victims = [Job(f"v{i}", "q", priority=50 * i, pod_sets=[PodSet(tasks=[Task("t")])])
+        ...            for i in range(3)]
+        >>> [str(v.reason) for v in session.verdicts("preempt", Job("p", "q", priority=60), victims)]
+        ['eligible', 'eligible', 'not-lower-priority']
+        """
+        pre = self._fact(preemptor)
+        rows = self._table.rows(victims)
+        return [judged.render() for judged in self._verdicts(_action(action), pre, rows)]
 
     def protection(
         self, action: Action | str, preemptor: JobLike, victim: JobLike
     ) -> ProtectionStatus:
-        """Whether ``victim`` is protected now, by what, until when, under which min-runtime: the
-        answers of :meth:`is_protected`, :meth:`protected_until` and :meth:`resolve` (between
-        the two jobs' queues), from one evaluation of the rule. For a program that shows a
-        protection rather than acts on it: :meth:`is_protected` alone is cheaper.
+        """Whether ``victim`` is protected now, by what, until when and under which min-runtime,
+        fundamentals aside: the one way to ask a protection (a view of its verdict).
+
+        Never protects whatever the start time; no start time is not protected; otherwise
+        ``now < start + MR``. With the protections beyond min-runtime in use
+        (docs/spec/beyond-min-runtime.md), a job's own request, a spent eviction budget and the
+        checkpoint grace protect too. ``protected_until`` is when the protection ends (for a
+        victim that is not protected, when its min-runtime ended; ``None`` without a start).
 
         >>> from minruntime import QueueTree, Config, Queue, Job
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
@@ -470,57 +461,25 @@ class Session:
         >>> print(status.resolution)
         1h from queue 'q'
         """
-        victim_facts = self._fact(victim)
-        found, resolution, settings = self._protection(
-            _action(action), self._fact(preemptor), victim_facts
-        )
+        judged = self._one(action, preemptor, victim)
+        found, resolution, _ = judged.protection()
+        end = judged.end_ns()
         return ProtectionStatus(
             resolution=resolution,
-            protected_until=self._until(victim_facts, found, resolution, settings),
+            protected_until=None if end is None else from_ns(end),
             protected_by=found.kind,
         )
 
-    def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """The reference plugin's filter hook: min-runtime's say alone, no fundamentals.
-
-        False for a never min-runtime; true for elastic and semi-preemptible victims (the scenario
-        validator judges them); otherwise true iff not protected, by every protection
-        :meth:`is_protected` names: min-runtime and, where settings turn them on, a job's own
-        request, the eviction budget and the checkpoint grace (docs/spec/beyond-min-runtime.md).
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=0)
-        >>> session.min_runtime_filter("preempt", Job("p", "q"), Job("v", "q"))
-        False
-        """
-        act = _action(action)
-        facts = self._fact(victim)
-        resolution = self._resolve(act, preemptor.queue, facts.queue)
-        settings = self._settings(act, preemptor.queue, facts.queue)
-        return min_runtime_filter(facts, resolution.min_runtime, settings, self._now_ns)
-
-    def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Whether ``victim`` (or, if elastic or semi-preemptible, part of it) may be evicted.
-
-        The fundamentals of the action (not itself; preempt: same queue and strictly lower
-        priority; reclaim: another queue; not non-preemptible; an active task; a known queue),
-        then the protection rule.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
-        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
-        >>> victim = Job("v", "q", pod_sets=[PodSet(tasks=[Task("v-0")])])
-        >>> session.is_eligible("preempt", Job("p", "q", priority=100), victim)
-        True
-        """
-        return self._reason(_action(action), self._fact(preemptor), self._fact(victim)).allowed
+    # -- many victims ---------------------------------------------------------------------------
 
     def eligible_victims(
         self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
     ) -> list[J]:
-        """The eligible victims among ``victims``, in input order.
+        """The victims ``preemptor`` may take (or, elastic or semi-preemptible, part of), in
+        input order: their verdicts' ``allowed``, judged as one batch.
 
-        Equal to filtering with :meth:`is_eligible` one by one. For many preemptors over the
-        same running jobs, :meth:`cycle` answers each with less work.
+        For many preemptors over the same running jobs, :meth:`cycle` answers each with less
+        work.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
@@ -533,43 +492,64 @@ class Session:
         reasons = self._judge(_action(action), self._fact(preemptor), self._table.rows(candidates))
         return list(compress(candidates, map(ALLOWED.__contains__, reasons)))
 
-    def evictable_tasks(
-        self, action: Action | str, preemptor: JobLike, victim: JobLike
-    ) -> tuple[TaskLike, ...]:
-        """The tasks of ``victim`` that may be evicted, in sacrifice order, surplus first.
+    def _candidates(
+        self,
+        action: Action,
+        preemptor: JobLike,
+        victims: Sequence[J],
+        rows: Sequence[int],
+        claims: Claims = _NO_CLAIMS,
+    ) -> list[tuple[int, J, Judged]]:
+        """The eligible victims with their verdicts, cheapest first."""
+        pre = self._fact(preemptor)
+        verdicts = self._verdicts(action, pre, rows, claims)
+        return ranked(zip(range(len(victims)), victims, verdicts, strict=True))
 
-        Nothing (an empty tuple) if the victim is not eligible; all its active tasks if it is
-        eligible and not protected; per pod set the active tasks above ``min_available`` if it
-        is protected and elastic, or semi-preemptible. The order (docs/spec/evictable-tasks.md,
-        docs/decisions/surplus-first-order.md): with a sub-group tree, the sub-groups outside
-        its core first, whole, the last listed first; then every pod set's tasks above its
-        minimum, before any pod set loses a task it needs; then, for a victim that is not
-        protected, the rest. Within each part, least important first (``task_order`` reversed;
-        by default the reverse of the listing order).
+    def rank_victims(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
+    ) -> list[J]:
+        """The eligible victims, cheapest first: least unsaved work, then lower priority, then
+        fewer recent evictions, then the later start, then input order (their verdicts' rank
+        keys, docs/spec/beyond-min-runtime.md).
+
+        Unsaved work counts only the tasks that would go: for an elastic or semi-preemptible
+        victim kept at its minimum, the tasks above it. A scheduler that takes victims from the
+        front loses the least work; ties spread the evictions (docs/decisions/ranking-ties.md).
+        Equal to :meth:`eligible_victims` reordered.
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
-        >>> elastic = Job("v", "q", start_time=0,
-        ...               pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])])
-        >>> [t.id for t in session.evictable_tasks("preempt", Job("p", "q", priority=100), elastic)]
-        ['b']
-        >>> two = Job("w", "q", start_time=0, pod_sets=[PodSet("x", 1, [Task("x0"), Task("x1")]),
-        ...                                             PodSet("y", 1, [Task("y0"), Task("y1")])])
-        >>> [t.id for t in session.at(3600).evictable_tasks("preempt", Job("p", "q", priority=100), two)]
-        ['y1', 'x1', 'y0', 'x0']
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=600)
+        >>> old = Job("old", "q", start_time=0, pod_sets=[PodSet(tasks=[Task("a")])])
+        >>> new = Job("new", "q", start_time=500, pod_sets=[PodSet(tasks=[Task("b")])])
+        >>> [v.id for v in session.rank_victims("preempt", Job("p", "q", priority=100), [old, new])]
+        ['new', 'old']
         """
-        facts = self._fact(victim)
-        reason = self._reason(_action(action), self._fact(preemptor), facts)
-        return evictable_tasks(reason, facts, self._task_order)
+        jobs = victims if isinstance(victims, list | tuple) else list(victims)
+        found = self._candidates(_action(action), preemptor, jobs, self._table.rows(jobs))
+        return [job for _, job, _ in found]
+
+    def _retry_ns(
+        self,
+        action: Action,
+        pre: JobFacts,
+        rows: Sequence[int],
+        claims: Claims = _NO_CLAIMS,
+    ) -> int | None:
+        held = pre.held_until_ns()
+        delayed = is_held(held, self._now_ns)
+        verdicts = self._verdicts(action, pre, rows, claims, ignore_delay=delayed)
+        return earliest((verdict.retry_end_ns(delayed) for verdict in verdicts), held, delayed)
 
     def next_expiry(
         self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
     ) -> datetime | None:
         """When the next of ``victims`` stops being protected: the time to retry.
 
-        Among the victims that pass every fundamental but are protected by a finite min-runtime (semi-
-        preemptible ones excepted: their protection changes nothing), the earliest
-        ``protected_until``; ``None`` if there is none.
+        Among the victims that pass every fundamental but are protected by a finite min-runtime
+        (semi-preemptible ones excepted: their protection changes nothing), the earliest end of
+        the protection; ``None`` if there is none. While the preemptor is within its preemption
+        delay, the end of the delay, or the first moment both have passed
+        (docs/spec/preemption-delay.md).
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
@@ -577,35 +557,86 @@ class Session:
         >>> session.next_expiry("preempt", Job("p", "q", priority=100), [victim]).isoformat()
         '1970-01-01T01:00:00+00:00'
         """
+        end = self._retry_ns(_action(action), self._fact(preemptor), self._table.rows(victims))
+        return None if end is None else from_ns(end)
+
+    # -- plans ----------------------------------------------------------------------------------
+
+    def plan(
+        self,
+        action: Action | str,
+        preemptor: JobLike,
+        victims: Iterable[J],
+        need: ResourcesLike,
+    ) -> Plan[J]:
+        """What ``preemptor`` takes of ``victims`` for ``need`` (docs/spec/plans.md): victims
+        cheapest first (:meth:`rank_victims`), each victim's evictable tasks in sacrifice order,
+        one task at a time until every resource of the need is covered, never more; a task
+        that frees nothing still missing is passed over. For several preemptors in one cycle,
+        use :meth:`Cycle.plan` and :meth:`Cycle.commit`, so that no two take the same task.
+
+        Args:
+            action: preempt or reclaim.
+            preemptor: the pending job.
+            victims: the running jobs it may take from.
+            need: what it needs: a mapping from resource names to amounts (``{"pods": 2}``
+                counts tasks).
+
+        Raises:
+            InvalidResources: for a need that is not such a mapping.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=600)
+        >>> gpus = {"nvidia.com/gpu": 1}
+        >>> elastic = Job("v", "q", start_time=0, pod_sets=[PodSet(min_available=2, tasks=[
+        ...     Task(f"v-{i}", resources=gpus) for i in range(8)])])
+        >>> plan = session.plan("preempt", Job("p", "q", priority=100), [elastic], {"nvidia.com/gpu": 4})
+        >>> [task.id for task in plan.tasks[0]], plan.freed["nvidia.com/gpu"], bool(plan)
+        (['v-7', 'v-6', 'v-5', 'v-4'], 4, True)
+        """
         act = _action(action)
+        wanted = Resources(need, origin="need")
+        jobs = victims if isinstance(victims, list | tuple) else list(victims)
+        rows = self._table.rows(jobs)
+        order = self._candidates(act, preemptor, jobs, rows)
         pre = self._fact(preemptor)
-        table = self._table
-        rows = table.rows(victims)
-        held = pre.held_until_ns()
-        delayed = is_held(held, self._now_ns)
-        earliest: int | None = None
-        for row, reason in zip(
-            rows, self._judge(act, pre, rows, ignore_delay=delayed), strict=True
-        ):
-            if reason in _PROTECTED_REASONS or (
-                reason is Reason.DEFERRED and not table.flags[row] & SEMI
-            ):
-                until = self._protection(act, pre, table.view(row))[0].until_ns
-            elif delayed and reason in ALLOWED:
-                until = self._now_ns  # free already: only the delay holds the preemptor back
-            else:
-                continue
-            if until is not None and until < FOREVER_NS and (earliest is None or until < earliest):
-                earliest = until
-        if delayed:
-            # the end of the delay, or the earliest moment a victim is free after it
-            assert held is not None
-            earliest = held if earliest is None else max(held, earliest)
-            if earliest >= FOREVER_NS:
-                return None
-        return None if earliest is None else from_ns(earliest)
+        return take(act, preemptor, order, wanted, lambda: self._retry_ns(act, pre, rows))
 
     # -- validation -----------------------------------------------------------------------------
+
+    def _failures(
+        self,
+        action: Action,
+        pre: JobFacts,
+        victim: JobLike,
+        evicted: Iterable[object],
+        claims: Claims,
+    ) -> list[Failure]:
+        row = self._table.row(victim)
+        judged = Judged(action, pre, self._table.view(row), Reason.ELIGIBLE, self._context)
+        found, resolution, _ = judged.protection()
+        end = judged.end_ns()
+        claimed = claims.get(row)
+        if claimed:
+            evicted = [*claimed, *(getattr(task, "id", task) for task in evicted)]
+        return validate_victim(
+            judged.facts,
+            evicted,
+            resolution.min_runtime,
+            found,
+            None if end is None else from_ns(end),
+        )
+
+    def _validate(
+        self, action: Action | str, preemptor: JobLike, evictions: Evictions[J], claims: Claims
+    ) -> ScenarioResult:
+        act = _action(action)
+        pre = self._fact(preemptor)
+        pairs = evictions.items() if isinstance(evictions, Mapping) else evictions
+        failures: list[Failure] = []
+        for victim, tasks in pairs:
+            failures.extend(self._failures(act, pre, victim, tasks, claims))
+        return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
 
     def validate(
         self, action: Action | str, preemptor: JobLike, evictions: Evictions[J]
@@ -616,8 +647,8 @@ class Session:
         Args:
             action: preempt or reclaim (which min-runtime applies).
             preemptor: the pending job.
-            evictions: victim job -> tasks (or task ids) to evict; a mapping or (job, tasks)
-                pairs.
+            evictions: the tasks (or task ids) to evict of each victim: (job, tasks) pairs, or
+                a mapping from job to tasks where the jobs are hashable.
 
         Returns:
             A :class:`~minruntime.ScenarioResult`, false when invalid, naming every failure.
@@ -629,212 +660,126 @@ class Session:
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
         >>> elastic = Job("v", "q", start_time=0,
         ...               pod_sets=[PodSet(min_available=1, tasks=[Task("a"), Task("b")])])
-        >>> print(session.validate("preempt", Job("p", "q"), {elastic: ["a", "b"]}))
+        >>> print(session.validate("preempt", Job("p", "q"), [(elastic, ["a", "b"])]))
         preempt scenario of 'p': invalid: job 'v' pod set 'default': 2 active - 2 evicted = 0 < min_available 1 (protected by min-runtime 1h until 1970-01-01T01:00:00Z)
         """
-        act = _action(action)
-        pre = self._fact(preemptor)
-        pairs = evictions.items() if isinstance(evictions, Mapping) else evictions
-        failures: list[Failure] = []
-        for victim, tasks in pairs:
-            facts = self._fact(victim)
-            found, resolution, settings = self._protection(act, pre, facts)
-            failures.extend(
-                validate_victim(
-                    facts,
-                    tasks,
-                    resolution.min_runtime,
-                    found,
-                    self._until(facts, found, resolution, settings),
-                )
-            )
-        return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
+        return self._validate(action, preemptor, evictions, _NO_CLAIMS)
 
-    # -- explanation ----------------------------------------------------------------------------
+    # -- the verbs this release replaces (views of the verdict; they go in the next release) ----
 
-    def explain(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> Decision:
-        """The full, immutable decision for one victim, with its reason and numbers.
+    def explain(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> Verdict:
+        """Replaced by :meth:`verdict` (the same value); goes in the next release.
 
-        ``decision.allowed == is_eligible(...)``; ``str(decision)`` is one sentence.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=60)
-        >>> victim = Job("v", "q", preemptibility="preemptible", start_time=0,
-        ...              pod_sets=[PodSet(tasks=[Task("a")])])
-        >>> print(session.explain("preempt", Job("p", "q", priority=100), victim))
-        preempt of 'v' by 'p': refused: min-runtime never from queue 'q': never evicted by preempt
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
+        >>> session.explain("preempt", Job("p", "q", priority=100), Job("v", "q")).reason
+        <Reason.NO_ACTIVE_TASK: 'no-active-task'>
         """
-        act = _action(action)
-        pre = self._fact(preemptor)
-        facts = self._fact(victim)
-        reason = self._reason(act, pre, facts)
-        held = pre.held_until_ns()
-        delayed = reason is Reason.PREEMPTOR_DELAYED
-        found, resolution, settings = self._protection(act, pre, facts)
-        notes = [
-            f"queue {name!r} is not in the tree: the node-pool default applies"
-            for name in resolution.unknown_queues
-            if reason is not Reason.UNKNOWN_VICTIM_QUEUE or name != facts.queue
-        ]
-        if facts.preemptibility_source is PreemptibilitySource.LEGACY_PRIORITY and reason not in (
-            Reason.SAME_JOB,
-            Reason.UNKNOWN_VICTIM_QUEUE,
-        ):
-            comparison = "<" if facts.preemptibility.value == "preemptible" else ">="
-            notes.append(
-                f"{facts.preemptibility} by the legacy priority rule "
-                f"({facts.priority} {comparison} {self._threshold})"
-            )
-        flat = facts.flat
-        optional: tuple[str, ...] = ()
-        if not flat and reason.allowed:
-            optional = tuple(str(node.name) for node in reversed(facts.shape.split()[1]))
-        unsaved = None
-        if settings is not NO_SETTINGS:
-            notes.extend(self._protection_notes(facts, resolution, settings, found))
-            tasks = evictable_tasks(reason, facts, self._task_order) or facts.active_tasks()
-            unsaved = unsaved_work(facts, tasks, self._now_ns)
-        return Decision(
-            action=act,
-            preemptor=pre.id,
-            victim=facts.id,
-            allowed=reason.allowed,
-            reason=reason,
-            min_runtime=resolution.min_runtime,
-            source=resolution.source,
-            preemptibility=facts.preemptibility,
-            start_time=None if facts.start_ns is None else from_ns(facts.start_ns),
-            protected_until=self._until(facts, found, resolution, settings),
-            now=self.now,
-            notes=tuple(notes),
-            protected_by=found.kind,
-            unsaved_work=unsaved,
-            elastic=facts.elastic,
-            sub_group_tree=not flat,
-            optional_sub_groups=optional,
-            preemption_delay=pre.inputs().delay if delayed else None,
-            delayed_until=from_ns(held) if delayed and held is not None else None,
-        )
+        return self.verdict(action, preemptor, victim)
 
-    def _protection_notes(
-        self, victim: JobFacts, resolution: Resolution, settings: Settings, found: Protection
-    ) -> list[str]:
-        inputs = victim.inputs()
-        notes = []
-        mr = resolution.min_runtime
-        if inputs.requested_ns is not None and not mr.is_never:
-            effective = effective_min_runtime(mr, inputs.requested_ns, settings.max_job_min_runtime)
-            requested = MinRuntime.from_nanoseconds(inputs.requested_ns)
-            cap = settings.max_job_min_runtime
-            where = f"queue {settings.cap_source!r}" if settings.cap_source else "the default"
-            effect = f"effective min-runtime {effective}" if effective != mr else "no effect"
-            notes.append(f"the job requested {requested}: {effect} (cap {cap} from {where})")
-        if found.kind is ProtectionKind.EVICTION_BUDGET:
-            where = f"queue {settings.budget_source!r}" if settings.budget_source else "the default"
-            window = settings.eviction_window
-            span = "ever" if window.is_never else f"per {window}"
-            recent = evictions_in_window(inputs, window, self._now_ns)
-            history = (
-                f"evicted {inputs.eviction_count} time(s), times unknown"
-                if recent is None
-                else f"evicted {len(recent)} time(s) in the window"
-            )
-            notes.append(f"eviction budget {settings.max_evictions} {span} from {where}; {history}")
-        elif found.kind is ProtectionKind.CHECKPOINT_GRACE:
-            where = f"queue {settings.grace_source!r}" if settings.grace_source else "the default"
-            notes.append(f"checkpoint grace {settings.grace} from {where}")
-        return notes
+    def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """Replaced by :meth:`verdict`'s ``allowed``; goes in the next release.
 
-    # -- unsaved work, ranking and selection ----------------------------------------------------
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> Session(QueueTree([Queue("q")]), Config(), now=0).is_eligible("preempt", Job("p", "q"), Job("v", "q"))
+        False
+        """
+        return self._one(action, preemptor, victim).allowed
+
+    def evictable_tasks(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike
+    ) -> tuple[TaskLike, ...]:
+        """Replaced by :meth:`verdict`'s ``tasks``; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> Session(QueueTree([Queue("q")]), Config(), now=0).evictable_tasks("preempt", Job("p", "q"), Job("v", "q"))
+        ()
+        """
+        return self._one(action, preemptor, victim).tasks
+
+    def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """Replaced by :meth:`protection`'s ``protected``; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
+        >>> session.is_protected("preempt", Job("p", "q"), Job("v", "q", start_time=0))
+        True
+        """
+        return self._one(action, preemptor, victim).protection()[0].kind is not None
+
+    def protected_until(
+        self, action: Action | str, preemptor: JobLike, victim: JobLike
+    ) -> datetime | None:
+        """Replaced by :meth:`protection`'s ``protected_until``; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
+        >>> session.protected_until("preempt", Job("p", "q"), Job("v", "q", start_time=0)).isoformat()
+        '1970-01-01T01:00:00+00:00'
+        """
+        return self.protection(action, preemptor, victim).protected_until
+
+    def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
+        """Replaced by :meth:`verdict`'s ``min_runtime_filter``; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=0)
+        >>> session.min_runtime_filter("preempt", Job("p", "q"), Job("v", "q"))
+        False
+        """
+        return self.verdict(action, preemptor, victim).min_runtime_filter
+
+    def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
+        """Replaced by :meth:`resolve`; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0)
+        >>> session.min_runtime("preempt", Job("p", "q"), Job("v", "q"))
+        MinRuntime('1h')
+        """
+        return self.resolve(action, preemptor.queue, victim.queue).min_runtime
+
+    def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
+        """Replaced by :meth:`resolve`; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue
+        >>> Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0).preempt_min_runtime("q")
+        MinRuntime('1h')
+        """
+        return self.resolve(Action.PREEMPT, victim_queue, victim_queue).min_runtime
+
+    def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
+        """Replaced by :meth:`resolve`; goes in the next release.
+
+        >>> from minruntime import QueueTree, Config, Queue
+        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
+        >>> Session(tree, Config(), 0).reclaim_min_runtime("b", "a")
+        MinRuntime('1h')
+        """
+        return self.resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
 
     def unsaved_work(self, victim: JobLike, tasks: Iterable[TaskLike] | None = None) -> float:
-        """The work evicting ``tasks`` of ``victim`` now would lose
-        (docs/spec/beyond-min-runtime.md).
-
-        Seconds since its work was last saved (its last checkpoint of this run, else the end of
-        its restore after the start), times the summed weight of the tasks (default: all its
-        active tasks; a task's weight defaults to 1). Zero with no start time.
+        """Replaced by :meth:`verdict`'s ``unsaved_work`` (and a plan's ``lost``); goes in the
+        next release. The work evicting ``tasks`` (default: all its active tasks) would lose.
 
         >>> from minruntime import Config, Job, JobInputs, PodSet, QueueTree, Queue, Task
         >>> job = Job("j", "q", start_time=0, inputs=JobInputs(last_checkpoint=600),
-        ...           pod_sets=[PodSet(min_available=2, tasks=[Task("a", weight=8), Task("b", weight=8)])])
+        ...           pod_sets=[PodSet(min_available=2, tasks=[Task("a", resources={"nvidia.com/gpu": 8}),
+        ...                                                    Task("b", resources={"nvidia.com/gpu": 8})])])
         >>> Session(QueueTree([Queue("q")]), Config(), now=900).unsaved_work(job)
         4800.0
         """
-        facts = self._fact(victim)
-        return unsaved_work(facts, facts.active_tasks() if tasks is None else tasks, self._now_ns)
-
-    def _candidates(
-        self, action: Action, preemptor: JobLike, victims: Iterable[J]
-    ) -> tuple[list[Candidate[J]], dict[int, JobFacts]]:
-        pre = self._fact(preemptor)
-        jobs = list(victims)
-        table = self._table
-        rows = table.rows(jobs)
-        reasons = self._judge(action, pre, rows)
-        order = self._task_order
-        now_ns = self._now_ns
-        candidates: list[Candidate[J]] = []
-        by_index: dict[int, JobFacts] = {}
-        for index, (job, row, reason) in enumerate(zip(jobs, rows, reasons, strict=True)):
-            if reason in ALLOWED:
-                fact = table.view(row)
-                tasks = evictable_tasks(reason, fact, order)
-                candidates.append(
-                    (unsaved_work(fact, tasks, now_ns), fact.priority, index, job, tasks)
-                )
-                by_index[index] = fact
-        return candidates, by_index
-
-    def rank_victims(
-        self, action: Action | str, preemptor: JobLike, victims: Iterable[J]
-    ) -> list[J]:
-        """The eligible victims, cheapest first: least unsaved work, then lower priority, then
-        input order.
-
-        Unsaved work counts only the tasks that would go: for an elastic or semi-preemptible
-        victim kept at its minimum, the tasks above it. A scheduler that takes victims from the
-        front loses the least work. Equal to :meth:`eligible_victims` reordered.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
-        >>> session = Session(QueueTree([Queue("q")]), Config(), now=600)
-        >>> old = Job("old", "q", start_time=0, pod_sets=[PodSet(tasks=[Task("a")])])
-        >>> new = Job("new", "q", start_time=500, pod_sets=[PodSet(tasks=[Task("b")])])
-        >>> [v.id for v in session.rank_victims("preempt", Job("p", "q", priority=100), [old, new])]
-        ['new', 'old']
-        """
-        candidates, _ = self._candidates(_action(action), preemptor, victims)
-        return [item[3] for item in rank(candidates)]
-
-    def select(
-        self, action: Action | str, preemptor: JobLike, victims: Iterable[J], needed: float
-    ) -> Selection[J]:
-        """The cheapest eligible victims, in :meth:`rank_victims` order, whose evictable tasks
-        free at least ``needed`` (by task weight; a task weighs 1 unless it says otherwise).
-
-        The shortest such prefix of the ranking; when even every eligible victim is not
-        enough, all of them, and the selection's ``shortfall`` says how much is missing.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
-        >>> session = Session(QueueTree([Queue("q")]), Config(), now=600)
-        >>> jobs = [Job(f"v{i}", "q", start_time=100 * i, pod_sets=[PodSet(tasks=[Task(f"t{i}", weight=4)])])
-        ...         for i in range(3)]
-        >>> chosen = session.select("preempt", Job("p", "q", priority=100), jobs, needed=6)
-        >>> [v.id for v in chosen.victims], chosen.freed, chosen.shortfall
-        (['v2', 'v1'], 8.0, 0.0)
-        >>> session.select("preempt", Job("p", "q", priority=100), jobs, needed=20).shortfall
-        8.0
-        """
-        candidates, by_index = self._candidates(_action(action), preemptor, victims)
-        ranked = rank(candidates)
-        return select(ranked, [by_index[item[2]] for item in ranked], float(needed))
+        judged = self._one(Action.PREEMPT, victim, victim)
+        chosen = judged.facts.active_tasks() if tasks is None else tuple(tasks)
+        return judged.unsaved_of(chosen)
 
     # -- the cycle form -------------------------------------------------------------------------
 
     def cycle(self, running: Iterable[J]) -> Cycle[J]:
-        """The running jobs of this cycle, indexed once so that each preemptor's question costs
-        work that grows with the number of victim queues and the size of the answer, not with
-        the number of running jobs.
+        """The running jobs of this cycle, indexed once for its many preemptors: each question
+        costs work that grows with the number of victim queues and the size of the answer, not
+        with the number of running jobs, and plans committed to it are remembered
+        (:meth:`Cycle.commit`).
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=0)
@@ -874,61 +819,74 @@ class Session:
         )
 
 
-class _Table(dict[tuple[str, str], MinRuntime]):
-    """(preemptor queue, victim queue) -> MR for one action; fills itself on first use."""
-
-    __slots__ = ("_action", "_resolver")
-
-    def __init__(self, resolver: Resolver, action: Action) -> None:
-        super().__init__()
-        self._resolver = resolver
-        self._action = action
-
-    def __missing__(self, key: tuple[str, str]) -> MinRuntime:
-        value = self[key] = self._resolver.resolve(self._action, *key).min_runtime
-        return value
-
-
 class Cycle(Generic[J]):
-    """A session's running jobs, indexed once for the many preemptors of a scheduling cycle.
+    """A session's running jobs, indexed once for the many preemptors of a scheduling cycle,
+    and the plans committed so far (docs/spec/plans.md).
 
-    Build one with :meth:`Session.cycle`. Each question costs work that grows with the number
-    of victim queues and the size of the answer, not with the number of running jobs: the
-    min-runtime rule is evaluated once per group of victims that share a resolution, and each
-    group is split by a binary search over start times.
+    Build one with :meth:`Session.cycle`. Each preemptor's question costs work that grows with
+    the number of victim queues and the size of the answer, not with the number of running
+    jobs: the min-runtime rule is evaluated once per group of victims that share a resolution,
+    and each group is split by a binary search over start times.
 
-    Answers are exactly :meth:`Session.eligible_victims`'s over the running jobs, in the same
-    order: the order of ``running`` (docs/decisions/cycle-answer-order.md).
+    A cycle remembers what it gave away: :meth:`commit` records a plan's tasks as leaving, and
+    no later answer of the cycle (eligibility, verdicts, plans, validation, the retry time)
+    offers them again; each victim is judged on what it keeps. Its answers equal those of a
+    fresh cycle over the same jobs to which every committed task was committed at once. Answers
+    list victims in the order of ``running`` (docs/decisions/cycle-answer-order.md). A cycle may
+    be shared between threads: two plans that take the same task cannot both be committed.
 
     >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
-    >>> tree = QueueTree([Queue("org", reclaim_min_runtime="1h"), Queue("a", "org"), Queue("b", "org")])
-    >>> session = Session(tree, Config(), now=7200)
-    >>> running = [Job(name, "a", start_time=start, pod_sets=[PodSet(tasks=[Task(f"{name}-0")])])
-    ...            for name, start in [("young", 5000), ("old", 0), ("mid", 3600)]]
+    >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=600)
+    >>> running = [Job(f"v{i}", "a", start_time=100 * i, pod_sets=[PodSet(min_available=0,
+    ...            tasks=[Task(f"v{i}-{k}") for k in range(2)])]) for i in range(2)]
     >>> cycle = session.cycle(running)
-    >>> [job.id for job in cycle.eligible_victims("reclaim", Job("p", "b"))]
-    ['old', 'mid']
+    >>> first = cycle.plan("reclaim", Job("p1", "b"), {"pods": 3})
+    >>> [[task.id for task in tasks] for tasks in first.tasks]
+    [['v1-1', 'v1-0'], ['v0-1']]
+    >>> cycle.commit(first)
+    >>> second = cycle.plan("reclaim", Job("p2", "b"), {"pods": 3})
+    >>> [[task.id for task in tasks] for tasks in second.tasks], dict(second.missing)
+    ([['v0-0']], {'pods': 2})
     """
 
-    __slots__ = ("_index", "_session")
+    __slots__ = ("_claims", "_index", "_lock", "_members", "_rows", "_session")
 
     def __init__(self, session: Session, running: Iterable[J]) -> None:
         self._session = session
         jobs = list(running)
         table = session._table
+        self._rows = rows = table.rows(jobs)
         self._index: VictimIndex[J] = VictimIndex(
-            jobs, table.rows(jobs), table, session.tree, session._resolver
+            jobs, rows, table, session.tree, session._resolver
         )
+        self._members: frozenset[int] | None = None
+        self._claims: Claims = _NO_CLAIMS
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         """How many running jobs the cycle holds."""
         return len(self._index.jobs)
 
-    def eligible_victims(self, action: Action | str, preemptor: JobLike) -> list[J]:
-        """The running jobs ``preemptor`` may take (or, elastic or semi-preemptible, part of).
+    def _eligible(self, action: Action, pre: JobFacts, claims: Claims) -> list[int]:
+        """The input indices of the running jobs ``pre`` may take, in input order."""
+        session = self._session
+        found = self._index.eligible(action, pre, session._groups, session._now_ns)
+        session._count(found.decisions, found.lookups, found.misses, found.protections)
+        indices: list[int] = found.victims
+        if claims:  # a victim is judged on what it keeps
+            table, rows = session._table, self._rows
+            indices = [
+                index
+                for index in indices
+                if (claimed := claims.get(rows[index])) is None
+                or kept_refusal(Reason.ELIGIBLE, table.view(rows[index]), claimed) is None
+            ]
+        return indices
 
-        The same list as :meth:`Session.eligible_victims` over the running jobs, in their
-        order.
+    def eligible_victims(self, action: Action | str, preemptor: JobLike) -> list[J]:
+        """The running jobs ``preemptor`` may take (or, elastic or semi-preemptible, part of),
+        in their order: :meth:`Session.eligible_victims` over the running jobs, less what the
+        committed plans took.
 
         >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
         >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
@@ -936,29 +894,137 @@ class Cycle(Generic[J]):
         >>> [job.id for job in cycle.eligible_victims("preempt", Job("p", "q", priority=20))]
         ['v']
         """
-        session = self._session
-        pre = session._fact(preemptor)
-        found = self._index.eligible(_action(action), pre, session._groups, session._now_ns)
-        session._count(found.decisions, found.lookups, found.misses, found.protections)
-        victims: list[J] = found.victims
-        return victims
+        pre = self._session._fact(preemptor)
+        jobs = self._index.jobs
+        return [jobs[index] for index in self._eligible(_action(action), pre, self._claims)]
 
-    def select(self, action: Action | str, preemptor: JobLike, needed: float) -> Selection[J]:
-        """:meth:`Session.select` over the running jobs: the cheapest eligible victims whose
-        evictable tasks free at least ``needed``; work grows with the eligible victims.
+    def verdict(self, action: Action | str, preemptor: JobLike, victim: J) -> Verdict:
+        """:meth:`Session.verdict` of a running job, judged on what it keeps after the committed
+        plans: their tasks are not among its ``tasks``.
 
         >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
-        >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=600)
-        >>> cycle = session.cycle([Job(f"v{i}", "a", start_time=100 * i,
-        ...                            pod_sets=[PodSet(tasks=[Task(f"t{i}")])]) for i in range(3)])
-        >>> [job.id for job in cycle.select("reclaim", Job("p", "b"), needed=2).victims]
-        ['v2', 'v1']
+        >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=0)
+        >>> victim = Job("v", "a", pod_sets=[PodSet(min_available=0, tasks=[Task("t0"), Task("t1")])])
+        >>> cycle = session.cycle([victim])
+        >>> cycle.commit(cycle.plan("reclaim", Job("p", "b"), {"pods": 1}))
+        >>> [task.id for task in cycle.verdict("reclaim", Job("q", "b"), victim).tasks]
+        ['t0']
+        """
+        return self._session._one(action, preemptor, victim, self._claims).render()
+
+    def plan(self, action: Action | str, preemptor: JobLike, need: ResourcesLike) -> Plan[J]:
+        """:meth:`Session.plan` over the running jobs, less what the committed plans took: the
+        tasks ``preemptor`` would take for ``need``. Nothing changes until :meth:`commit`.
+
+        Raises:
+            InvalidResources: for a need that is not a mapping from names to amounts.
+
+        >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+        >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=0)
+        >>> cpu = Job("etl", "a", pod_sets=[PodSet(tasks=[Task("etl-0", resources={"cpu": 16})])])
+        >>> gpu = Job("train", "a", pod_sets=[PodSet(tasks=[Task("train-0", resources={"nvidia.com/gpu": 8})])])
+        >>> plan = session.cycle([cpu, gpu]).plan("reclaim", Job("p", "b"), {"nvidia.com/gpu": 4})
+        >>> [job.id for job in plan.victims], plan.freed["nvidia.com/gpu"]
+        (['train'], 8)
         """
         act = _action(action)
-        return self._session.select(act, preemptor, self.eligible_victims(act, preemptor), needed)
+        wanted = Resources(need, origin="need")
+        session, claims, rows, jobs = self._session, self._claims, self._rows, self._index.jobs
+        pre = session._fact(preemptor)
+        indices = self._eligible(act, pre, claims)
+        chosen = [rows[index] for index in indices]
+        verdicts = session._verdicts(act, pre, chosen, claims)
+        order = ranked(
+            (index, jobs[index], verdict) for index, verdict in zip(indices, verdicts, strict=True)
+        )
+        return take(
+            act, preemptor, order, wanted, lambda: session._retry_ns(act, pre, rows, claims)
+        )
+
+    def commit(self, plan: Plan[J]) -> None:
+        """Record ``plan``'s tasks as leaving, for the rest of the cycle.
+
+        Raises:
+            PlanConflict: if some of its tasks were committed since it was made (another plan
+                took them, perhaps from another thread), naming them, or if a victim is not a
+                running job of this cycle, or if a victim's committed tasks with the plan's
+                would be a scenario its validator refuses. Nothing is recorded then.
+            InvalidScenario: if a victim does not have a task the plan names.
+
+        >>> from minruntime import Config, Job, PlanConflict, PodSet, Queue, QueueTree, Session, Task
+        >>> session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), now=0)
+        >>> cycle = session.cycle([Job("v", "a", pod_sets=[PodSet(tasks=[Task("t0")])])])
+        >>> one, two = (cycle.plan("reclaim", Job(name, "b"), {"pods": 1}) for name in "pq")
+        >>> cycle.commit(one)
+        >>> try:
+        ...     cycle.commit(two)
+        ... except PlanConflict as error:
+        ...     print(error)
+        1 task of this plan was committed since it was made: 't0' of job 'v'
+        """
+        session = self._session
+        table = session._table
+        members = self._members
+        if members is None:
+            members = self._members = frozenset(self._rows)
+        wanted: dict[int, list[Hashable]] = {}
+        victims: dict[int, J] = {}
+        for victim, tasks in zip(plan.victims, plan.tasks, strict=True):
+            row = table.row(victim)
+            if row not in members:
+                raise PlanConflict(
+                    f"job {table.ids[row]!r} of the plan is not a running job of this cycle"
+                )
+            victims[row] = victim
+            wanted.setdefault(row, []).extend(task.id for task in tasks)
+        pre = session._fact(plan.preemptor)  # type: ignore[arg-type]
+        with self._lock:
+            claims = self._claims
+            taken = [
+                (table.ids[row], task)
+                for row, ids in wanted.items()
+                for task in ids
+                if task in claims.get(row, NO_CLAIMS)
+            ]
+            if taken:
+                count = len(taken)
+                names = ", ".join(f"{task!r} of job {job!r}" for job, task in taken)
+                raise PlanConflict(
+                    f"{count} task{'s' * (count != 1)} of this plan "
+                    f"{'were' if count != 1 else 'was'} committed since it was made: {names}",
+                    tasks=taken,
+                )
+            for row, ids in wanted.items():
+                failures = session._failures(plan.action, pre, victims[row], ids, claims)
+                if failures:
+                    why = "; ".join(str(failure) for failure in failures)
+                    raise PlanConflict(
+                        f"the plan would leave job {table.ids[row]!r} in a shape its scenario "
+                        f"validator refuses: {why}"
+                    )
+            updated = dict(claims)
+            for row, ids in wanted.items():
+                updated[row] = claims.get(row, NO_CLAIMS).union(ids)
+            self._claims = updated  # published whole: readers see the old claims or the new
+
+    def validate(
+        self, action: Action | str, preemptor: JobLike, evictions: Evictions[J]
+    ) -> ScenarioResult:
+        """:meth:`Session.validate` with the committed tasks counted as evicted too.
+
+        >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
+        >>> session = Session(QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")]), Config(), now=0)
+        >>> victim = Job("v", "a", start_time=0, pod_sets=[PodSet(min_available=1, tasks=[Task("t0"), Task("t1")])])
+        >>> cycle = session.cycle([victim])
+        >>> cycle.commit(cycle.plan("reclaim", Job("p", "b"), {"pods": 1}))
+        >>> bool(cycle.validate("reclaim", Job("q", "b"), [(victim, ["t0"])]))
+        False
+        """
+        return self._session._validate(action, preemptor, evictions, self._claims)
 
     def next_expiry(self, action: Action | str, preemptor: JobLike) -> datetime | None:
-        """:meth:`Session.next_expiry` over the running jobs: when to retry.
+        """:meth:`Session.next_expiry` over the running jobs, judged on what they keep: when to
+        retry.
 
         >>> from minruntime import Config, Job, PodSet, Queue, QueueTree, Session, Task
         >>> session = Session(QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")]), Config(), now=0)
@@ -966,4 +1032,6 @@ class Cycle(Generic[J]):
         >>> cycle.next_expiry("reclaim", Job("p", "b")).isoformat()
         '1970-01-01T01:00:00+00:00'
         """
-        return self._session.next_expiry(action, preemptor, self._index.jobs)
+        session = self._session
+        end = session._retry_ns(_action(action), session._fact(preemptor), self._rows, self._claims)
+        return None if end is None else from_ns(end)

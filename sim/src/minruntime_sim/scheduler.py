@@ -92,6 +92,7 @@ from minruntime import (
     MinRuntime,
     Preemptibility,
     QueueTree,
+    Resources,
     Session,
     TaskStatus,
 )
@@ -174,7 +175,7 @@ class SimulationResult:
 class _Task:
     __slots__ = ("id", "node", "status")
 
-    weight: Final = 1
+    resources: Final = Resources({"nvidia.com/gpu": 1})
     """Each task is one GPU: unsaved work is counted in GPU-seconds."""
 
     def __init__(self, task_id: str) -> None:

@@ -134,8 +134,9 @@ def worked_example(now: datetime = EXAMPLE_NOW) -> str:
         f"Pending job {pending.id!r} in queue {pending.queue!r} wants room; it may reclaim:"
     )
     for job in running:
-        lines.append(f"  - {session.explain(Action.RECLAIM, pending, job)}")
-        evictable = session.evictable_tasks(Action.RECLAIM, pending, job)
+        verdict = session.verdict(Action.RECLAIM, pending, job)
+        lines.append(f"  - {verdict}")
+        evictable = verdict.tasks
         if evictable:
             names = ", ".join(str(task.id) for task in evictable)
             lines.append(f"      evictable, first to go first: {names}")

@@ -6,12 +6,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Final, TextIO
 
 from minruntime._time import FOREVER
 from minruntime.durations import MinRuntime
+from minruntime.jobs import TaskLike
+from minruntime.resources import GPU
 
 __all__ = ["WIDTH", "Terminal", "ago", "cell", "escape", "iso", "short", "table", "work_hours"]
 
@@ -65,12 +67,27 @@ def ago(delta: timedelta) -> str:
 
 
 def work_hours(seconds: float) -> str:
-    """Unsaved work for the table, in GPU-hours (weight-hours when pods carry a weight).
+    """Unsaved work for the table, in hours of its unit (:func:`work_unit`).
 
     >>> work_hours(5400.0)
     '1.50'
     """
     return f"{seconds / 3600:.2f}"
+
+
+def work_unit(tasks: Iterable[TaskLike]) -> str:
+    """The unit of the unsaved work of ``tasks``: ``"GPU-hours"`` where one of them holds a GPU
+    (the work weighs each pod's GPUs), else ``"pod-hours"`` (each pod weighs 1): a CPU job's
+    lost work is never called GPU-hours.
+
+    >>> from minruntime import Task
+    >>> work_unit([Task("a", resources={"cpu": 8})]), work_unit([Task("b", resources={"nvidia.com/gpu": 1})])
+    ('pod-hours', 'GPU-hours')
+    """
+    for task in tasks:
+        if getattr(task, "resources", {}).get(GPU):
+            return "GPU-hours"
+    return "pod-hours"
 
 
 def escape(text: str) -> str:

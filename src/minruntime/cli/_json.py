@@ -18,15 +18,16 @@ from datetime import datetime
 from json.encoder import encode_basestring_ascii
 from typing import Any, Final
 
-from minruntime.cli._format import ago, iso, short
+from minruntime.cli._format import ago, iso, short, work_unit
 from minruntime.cli._report import JobEntry, Plan, PreemptorEntry, Report, Verdict
-from minruntime.decisions import Decision, Resolution
+from minruntime.decisions import Resolution
+from minruntime.decisions import Verdict as LibraryVerdict
 from minruntime.jobs import Job
 from minruntime.preemptibility import Preemptibility
 
 __all__ = ["JSON_SCHEMA_ID", "json_text", "protection_text", "report_data"]
 
-JSON_SCHEMA_ID: Final = "minruntime.explain/v3"
+JSON_SCHEMA_ID: Final = "minruntime.explain/v4"
 """The ``schema`` field of ``minruntime explain --output json``; it changes only with the format."""
 
 
@@ -71,7 +72,7 @@ def protection_text(entry: JobEntry, now: datetime) -> str:
 
 
 def _decision(verdict: Verdict) -> dict[str, Any]:
-    decision: Decision = verdict.decision
+    decision: LibraryVerdict = verdict.decision
     return {
         "action": str(decision.action),
         "allowed": decision.allowed,
@@ -90,6 +91,7 @@ def _decision(verdict: Verdict) -> dict[str, Any]:
         "notes": list(decision.notes),
         "explanation": str(decision),
         "unsavedWork": round(verdict.unsaved_work, 3),
+        "unsavedWorkUnit": work_unit(verdict.evictable),
         "rank": verdict.rank,
     }
 
@@ -126,27 +128,28 @@ def _preemptor(pre: PreemptorEntry) -> dict[str, Any]:
         "priority": pre.job.priority,
         "hypothetical": pre.hypothetical,
         "pendingPods": len(pre.pending),
-        "needed": pre.needed,
+        "need": dict(pre.need),
     }
 
 
-def _plan(plan: Plan, work: dict[str, float]) -> dict[str, Any]:
-    selection = plan.selection
+def _plan(entry: Plan) -> dict[str, Any]:
+    plan = entry.plan
     return {
-        "action": str(plan.action),
-        "needed": selection.needed,
-        "freed": selection.freed,
-        "shortfall": selection.shortfall,
-        "enough": bool(selection),
-        "unsavedWork": round(selection.unsaved_work, 3),
-        "retryAt": iso(plan.retry_at),
+        "action": str(entry.action),
+        "need": dict(plan.need),
+        "freed": dict(plan.freed),
+        "missing": dict(plan.missing),
+        "enough": bool(plan),
+        "unsavedWork": round(plan.lost, 3),
+        "retryAt": iso(plan.retry),
         "victims": [
             {
                 "id": str(victim.id),
                 "pods": [str(task.id) for task in tasks],
-                "unsavedWork": round(work[str(victim.id)], 3),
+                "unsavedWork": round(lost, 3),
+                "unsavedWorkUnit": work_unit(tasks),
             }
-            for victim, tasks in zip(selection.victims, selection.tasks, strict=True)
+            for victim, tasks, lost in zip(plan.victims, plan.tasks, plan.losses, strict=True)
         ],
     }
 
@@ -154,11 +157,6 @@ def _plan(plan: Plan, work: dict[str, float]) -> dict[str, Any]:
 def report_data(report: Report) -> dict[str, Any]:
     """The report as the JSON output prints it (``schema`` :data:`JSON_SCHEMA_ID`)."""
     config = report.config
-    work = {
-        entry.job.id: entry.verdict.unsaved_work
-        for entry in report.jobs
-        if entry.verdict is not None
-    }
     return {
         "schema": JSON_SCHEMA_ID,
         "now": iso(report.now),
@@ -184,7 +182,7 @@ def report_data(report: Report) -> dict[str, Any]:
         ],
         "preemptor": None if report.preemptor is None else _preemptor(report.preemptor),
         "jobs": [_job(entry, report.now) for entry in report.jobs],
-        "plans": None if report.preemptor is None else [_plan(p, work) for p in report.plans],
+        "plans": None if report.preemptor is None else [_plan(p) for p in report.plans],
         "retryAt": iso(report.retry_at),
         "warnings": list(report.warnings),
     }

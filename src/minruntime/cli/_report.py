@@ -1,12 +1,14 @@
 """The report of ``minruntime explain``: typed values built from the Session's own answers.
 
 Every value here is an answer of :class:`~minruntime.Session`, asked once per question: a
-job's own protection is :meth:`~minruntime.Session.protection`, each victim's verdict an
-:meth:`~minruntime.Session.explain` decision, the order is
-:meth:`~minruntime.Session.rank_victims`, the plan is :meth:`~minruntime.Session.select`, the
-retry time :meth:`~minruntime.Session.next_expiry`, the queues' min-runtimes
-:meth:`~minruntime.Session.resolve`. The renderers (``_table``,
-``_json``, ``_timeline``) only format these values; nothing here or there restates a rule.
+job's own protection is :meth:`~minruntime.Session.protection`; with a preemptor, each
+victim's :class:`~minruntime.Verdict` comes from one :meth:`~minruntime.Session.verdicts` call
+per action (one verdict per victim), the order is :meth:`~minruntime.Session.rank_victims` and
+the plan :meth:`~minruntime.Session.plan` over the same verdicts, its retry time the plan's;
+the queues' min-runtimes are :meth:`~minruntime.Session.resolve`. The plan counts what the
+preemptor's pending pods request: GPUs where they request GPUs, else pods
+(docs/spec/kubernetes.md). The renderers (``_table``, ``_json``, ``_timeline``) only format
+these values; nothing here or there restates a rule.
 
 >>> from datetime import UTC
 >>> from minruntime.kube import read_snapshot
@@ -26,12 +28,15 @@ from typing import Final
 import attrs
 
 from minruntime.config import Config
-from minruntime.decisions import Action, Decision, ProtectionStatus, Resolution, Selection
+from minruntime.decisions import Action, ProtectionStatus, Resolution
+from minruntime.decisions import Plan as LibraryPlan
+from minruntime.decisions import Verdict as LibraryVerdict
 from minruntime.errors import MinRuntimeError
 from minruntime.jobs import Job, TaskLike, TaskStatus
 from minruntime.kube import Snapshot, SnapshotJob
 from minruntime.preemptibility import PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
+from minruntime.resources import GPU, PODS, Resources
 from minruntime.session import Session
 
 __all__ = [
@@ -82,22 +87,38 @@ class PreemptorEntry:
     """Its pending (or gated) pods, in listing order."""
 
     @property
-    def needed(self) -> float:
-        """What its pending pods request: their summed task weight (a pod's GPUs, else 1)."""
-        return sum(float(getattr(task, "weight", 1.0)) for task in self.pending)
+    def need(self) -> Resources:
+        """What its pending pods request, in the plan's unit: their GPUs (whole and
+        fractional) where any of them requests a GPU, else their number of pods."""
+        gpus = sum(task.resources.get(GPU, 0) for task in self.pending)  # type: ignore[attr-defined]
+        if gpus:
+            return Resources({GPU: gpus})
+        return Resources({PODS: len(self.pending)})
+
+    @property
+    def unit(self) -> str:
+        """What the plan counts: ``"GPUs"`` or ``"pods"``."""
+        return "GPUs" if GPU in self.need else "pods"
 
 
 @attrs.frozen(kw_only=True)
 class Verdict:
     """The preemptor's answer for one running job."""
 
-    decision: Decision
-    evictable: tuple[TaskLike, ...]
-    """Its pods that may go, least important first (:meth:`Session.evictable_tasks`)."""
-    unsaved_work: float
-    """The work evicting them would lose (all its active pods when none may go)."""
+    decision: LibraryVerdict
+    """The library's verdict on it."""
     rank: int | None
     """Its place in :meth:`Session.rank_victims` for its action (1 first), ``None`` refused."""
+
+    @property
+    def evictable(self) -> tuple[TaskLike, ...]:
+        """Its pods that may go, least important first (the verdict's tasks)."""
+        return self.decision.tasks
+
+    @property
+    def unsaved_work(self) -> float:
+        """The work evicting them would lose (the verdict's)."""
+        return self.decision.unsaved_work
 
 
 @attrs.frozen(kw_only=True)
@@ -118,15 +139,17 @@ class JobEntry:
 
 @attrs.frozen(kw_only=True)
 class Plan:
-    """Which pods would go, by one action, to free what the preemptor's pending pods request.
-
-    ``selection`` is :meth:`Session.select` over the running jobs of that action; ``retry_at``
-    is :meth:`Session.next_expiry` over the same jobs.
-    """
+    """Which pods would go, by one action, to free what the preemptor's pending pods request:
+    :meth:`Session.plan` over the running jobs of that action (its ``retry`` is set only where
+    the action leaves something missing)."""
 
     action: Action
-    selection: Selection[Job]
-    retry_at: datetime | None
+    plan: LibraryPlan[Job]
+
+    @property
+    def retry_at(self) -> datetime | None:
+        """When to retry, where this action leaves something missing."""
+        return self.plan.retry
 
 
 @attrs.frozen(kw_only=True)
@@ -318,37 +341,30 @@ def build_report(
     plans: list[Plan] = []
     retry_at = None
     if pre is not None:
-        by_action: dict[Action, list[Job]] = {action: [] for action in ACTIONS}
-        decisions: dict[str, Decision] = {}
-        evictable: dict[str, tuple[TaskLike, ...]] = {}
+        pools: dict[Action, list[SnapshotJob]] = {action: [] for action in ACTIONS}
         for entry in victims:
-            job = entry.job
-            action = Action.PREEMPT if job.queue == pre.job.queue else Action.RECLAIM
-            by_action[action].append(job)
-            decision = decisions[entry.id] = session.explain(action, pre.job, job)
-            if decision.allowed:
-                evictable[entry.id] = session.evictable_tasks(action, pre.job, job)
-        ranks: dict[str, int] = {}
-        expiries = []
-        for action, pool in by_action.items():
-            ranked = session.rank_victims(action, pre.job, pool)
-            ranks.update((str(job.id), place) for place, job in enumerate(ranked, start=1))
-            expiry = session.next_expiry(action, pre.job, pool)
-            if expiry is not None:
-                expiries.append(expiry)
+            action = Action.PREEMPT if entry.job.queue == pre.job.queue else Action.RECLAIM
+            pools[action].append(entry)
+        retries = []
+        for action, entries in pools.items():
+            pool = [entry.job for entry in entries]
+            found = session.verdicts(action, pre.job, pool)
+            order = session.rank_victims(action, pre.job, pool)
+            places = {id(job): place for place, job in enumerate(order, start=1)}
+            for entry, verdict in zip(entries, found, strict=True):
+                verdicts[entry.id] = Verdict(decision=verdict, rank=places.get(id(entry.job)))
             if pre.pending:
-                selection = session.select(action, pre.job, pool, pre.needed)
-                plans.append(Plan(action=action, selection=selection, retry_at=expiry))
-        retry_at = min(expiries, default=None)
-        for entry in victims:
-            tasks = evictable.get(entry.id, ())
-            verdicts[entry.id] = Verdict(
-                decision=decisions[entry.id],
-                evictable=tasks,
-                # what evicting it would lose: the tasks that would go (all active ones if none)
-                unsaved_work=session.unsaved_work(entry.job, tasks or None),
-                rank=ranks.get(entry.id),
-            )
+                plan = session.plan(action, pre.job, pool, pre.need)
+                plans.append(Plan(action=action, plan=plan))
+                if plan.retry is not None:
+                    retries.append(plan.retry)
+            else:  # a hypothetical job that asks nothing: when its protections end
+                expiry = session.next_expiry(action, pre.job, pool)
+                if expiry is not None:
+                    retries.append(expiry)
+        # the preemptor waits only where no action already frees what it needs
+        covered = any(entry.plan for entry in plans)
+        retry_at = None if covered else min(retries, default=None)
     jobs = tuple(
         JobEntry(
             job=entry,

@@ -18,12 +18,16 @@ from datetime import datetime
 from typing import Final, TextIO
 
 from minruntime.cli._example import tree_drawing
-from minruntime.cli._format import WIDTH, cell, escape, iso, short, table, work_hours
+from minruntime.cli._format import WIDTH, cell, escape, iso, short, table, work_hours, work_unit
 from minruntime.cli._report import JobEntry, Plan, Report, Verdict
-from minruntime.decisions import Decision, ProtectionKind, ProtectionStatus, Resolution
+from minruntime.decisions import Plan as LibraryPlan
+from minruntime.decisions import ProtectionKind, ProtectionStatus, Resolution
+from minruntime.decisions import Verdict as LibraryVerdict
+from minruntime.jobs import Job, TaskLike
 from minruntime.kube import SnapshotJob
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import QueueTree
+from minruntime.resources import GPU, PODS, Resources
 
 __all__ = ["MEANINGS", "render_table"]
 
@@ -45,8 +49,9 @@ MEANINGS: Final = {
     _ENDED: "its min-runtime protection is over",
     _NEVER: "never evicted by this action: a min-runtime of never, or non-preemptible",
     _NONE: "none at all: no priority class, or nothing protects the job now",
-    "GPU-H": "the GPU-hours of work an eviction would lose (since the last checkpoint, else the "
-    "start)",
+    "LOST": "the work an eviction would lose (since the last checkpoint, else the start)",
+    "GPU-h": "GPU-hours: the pods that would go hold GPUs",
+    "pod-h": "pod-hours: the pods that would go hold no GPU (each pod counts as one)",
     "#": "the order victims are taken in, per action (the cheapest first)",
     _NOT_TAKEN: "(in #) refused: not in the order",
 }
@@ -71,7 +76,7 @@ def _sources_text(sources: Sequence[str]) -> str:
     return ", ".join(names) or "-"
 
 
-def _from(resolution: Resolution | Decision | ProtectionStatus, used: set[str]) -> str:
+def _from(resolution: Resolution | LibraryVerdict | ProtectionStatus, used: set[str]) -> str:
     """A min-runtime and where it comes from: its queue, or ``<default>`` (which no queue
     name can be: Kubernetes names hold no ``<``)."""
     source = resolution.source
@@ -111,10 +116,6 @@ def _names(prefix: str, names: Sequence[str]) -> str:
     return cell(prefix + ", ".join(shown) + (f", and {rest} more" if rest else ""), WIDTH)
 
 
-def _amount(value: float) -> str:
-    return f"{value:g}"
-
-
 def _protection_cell(entry: JobEntry, now: datetime) -> str:
     """The default view's protection cell: until when the job is protected from preempt,
     ``never``, ``no start`` without a start time, ``ended`` once its protection is over."""
@@ -129,7 +130,7 @@ def _protection_cell(entry: JobEntry, now: datetime) -> str:
     return short(until, now)
 
 
-def _until_cell(decision: Decision, now: datetime) -> str:
+def _until_cell(decision: LibraryVerdict, now: datetime) -> str:
     """A protected-until cell: ``no start`` without one (no start time), the time while it
     protects (``never`` for good), else ``ended``."""
     until = decision.protected_until
@@ -213,8 +214,8 @@ def _jobs_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
 
 
 def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
-    rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "GPU-H", "#"]]
-    used.update(("GPU-H", "#"))
+    rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "LOST", "#"]]
+    used.update(("LOST", "#"))
     if wide:
         rows[0] += ["QUEUE", "ACTION", "PREEMPTIBLE", "PODS", "PROTECTED BY"]
     for queue, jobs in _by_queue(report):
@@ -229,7 +230,7 @@ def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]
                 _marked(str(decision.reason), used),
                 _from(decision, used),
                 _marked(_until_cell(decision, report.now), used),
-                work_hours(verdict.unsaved_work),
+                _lost(verdict.unsaved_work, verdict.evictable, used),
                 _marked(_NOT_TAKEN, used) if verdict.rank is None else str(verdict.rank),
             ]
             if wide:
@@ -283,51 +284,85 @@ def _legend(used: set[str]) -> list[str]:
     return lines
 
 
+def _lost(seconds: float, tasks: tuple[TaskLike, ...], used: set[str] | None = None) -> str:
+    """Unsaved work with its unit: GPU-hours of GPU pods (``GPU-h``), else pod-hours
+    (``pod-h``); empty where nothing may go."""
+    if not tasks:
+        return ""
+    unit = "GPU-h" if work_unit(tasks) == "GPU-hours" else "pod-h"
+    if used is not None:
+        used.add(unit)
+    return f"{work_hours(seconds)} {unit}"
+
+
+def _amount(resources: Resources, unit: str) -> str:
+    """What a need, a freed amount or a missing amount comes to, in the plan's unit."""
+    amount = resources.get(GPU if unit == "GPUs" else PODS, 0)
+    text = f"{amount:g}"
+    if unit == "GPUs":
+        return f"{text} GPU{'s' * (amount != 1)}"
+    return f"{text} pod{'s' * (amount != 1)}"
+
+
 def _plan_lines(report: Report) -> list[str]:
     """The plan: per action, which pods would go, in order, what that frees and loses."""
     pre = report.preemptor
     if pre is None or not report.plans:
         return []
     pods = len(pre.pending)
+    unit = pre.unit
+    asks = "the GPUs they request" if unit == "GPUs" else "one pod each: they request no GPU"
     lines = textwrap.wrap(
-        f"Plan: free {_amount(pre.needed)} (what the {pods} pending pod{'s' * (pods != 1)} "
-        "request: GPUs, else 1 a pod), cheapest victims first:",
+        f"Plan: free {_amount(pre.need, unit)} (what the {pods} pending pod{'s' * (pods != 1)} "
+        f"need: {asks}), cheapest victims first:",
         WIDTH,
         subsequent_indent="  ",
     )
-    by_id = {entry.job.id: entry.verdict for entry in report.jobs if entry.verdict is not None}
     for plan in report.plans:
-        lines.extend(_one_plan(plan, by_id, report.now))
+        lines.extend(_one_plan(plan, unit, report.now))
     return lines
 
 
-def _one_plan(plan: Plan, verdicts: dict[str, Verdict], now: datetime) -> list[str]:
-    selection = plan.selection
-    count = len(selection)
+def _one_plan(entry: Plan, unit: str, now: datetime) -> list[str]:
+    plan = entry.plan
+    count = len(plan)
     outcome = (
-        f"frees {_amount(selection.freed)}"
-        if selection
-        else f"frees {_amount(selection.freed)} of {_amount(selection.needed)}"
+        f"frees {_amount(plan.freed, unit)}"
+        if plan
+        else f"frees {_amount(plan.freed, unit)} of {_amount(plan.need, unit)}"
     )
-    head = (
-        f"  by {plan.action}: {count} job{'s' * (count != 1)}, {outcome}, loses "
-        f"{work_hours(selection.unsaved_work)} GPU-hours"
-    )
-    if not selection:
+    losses = [_lost(lost, tasks) for tasks, lost in zip(plan.tasks, plan.losses, strict=True)]
+    head = f"  by {entry.action}: {count} job{'s' * (count != 1)}, {outcome}"
+    if losses:
+        head += f", loses {_sum_lost(plan)}"
+    if not plan:
         retry = (
-            f"retry at {short(plan.retry_at, now)}, when the next protection ends"
-            if plan.retry_at is not None
+            f"retry at {short(plan.retry, now)}, when the next protection ends"
+            if plan.retry is not None
             else "no protection ends that would free more"
         )
-        head += f"; {_amount(selection.shortfall)} still missing: {retry}"
+        head += f"; {_amount(plan.missing, unit)} still missing: {retry}"
     lines = textwrap.wrap(head, WIDTH, subsequent_indent="    ")
-    for place, (victim, tasks) in enumerate(
-        zip(selection.victims, selection.tasks, strict=True), start=1
+    for place, (victim, tasks, lost) in enumerate(
+        zip(plan.victims, plan.tasks, losses, strict=True), start=1
     ):
-        lost = work_hours(verdicts[str(victim.id)].unsaved_work)
-        head = f"    {place}. {cell(str(victim.id))} ({lost} GPU-h): "
+        head = f"    {place}. {cell(str(victim.id))} ({lost}): "
         lines.append(_names(head, [str(task.id) for task in tasks]))
     return lines
+
+
+def _sum_lost(plan: LibraryPlan[Job]) -> str:
+    """The plan's lost work, GPU-hours and pod-hours apart."""
+    gpu = pod = 0.0
+    for tasks, lost in zip(plan.tasks, plan.losses, strict=True):
+        if work_unit(tasks) == "GPU-hours":
+            gpu += lost
+        else:
+            pod += lost
+    parts = [f"{work_hours(gpu)} GPU-hours"] if gpu or not pod else []
+    if pod:
+        parts.append(f"{work_hours(pod)} pod-hours")
+    return " and ".join(parts)
 
 
 def render_table(

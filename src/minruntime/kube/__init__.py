@@ -53,7 +53,6 @@ from minruntime.kube._pod_groups import SnapshotJob
 from minruntime.kube._pods import (
     POD_GROUP_ANNOTATION,
     SUBGROUP_LABEL,
-    TASK_WEIGHT_ANNOTATION,
     pod_task_status,
 )
 from minruntime.kube._priority import read_priority_class
@@ -71,7 +70,6 @@ __all__ = [
     "PREEMPTION_DELAY_ANNOTATION",
     "REQUESTED_MIN_RUNTIME_ANNOTATION",
     "SUBGROUP_LABEL",
-    "TASK_WEIGHT_ANNOTATION",
     "ObjectRef",
     "Problem",
     "ProblemKind",

@@ -48,6 +48,7 @@ from minruntime.preemptibility import (
     PreemptibilitySource,
     determine_preemptibility,
 )
+from minruntime.resources import GPU
 
 __all__ = ["JobReading", "SnapshotJob", "read_job", "sub_group_tree"]
 
@@ -369,7 +370,7 @@ def read_job(
             )
             left_out.append(pod.name)
             continue
-        pod_set.append(Task(pod.name, pod.status, weight=pod.weight))
+        pod_set.append(Task(pod.name, pod.status, resources={GPU: pod.gpus} if pod.gpus else None))
         kept.append(pod)
     if left_out:
         shown_pods = ", ".join(left_out[:5]) + (

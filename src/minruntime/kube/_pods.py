@@ -21,6 +21,7 @@ from minruntime.jobs import TaskStatus
 from minruntime.kube._fields import Object, get, object_name, string_entries
 from minruntime.kube._problems import Problem, ProblemKind, _problem
 from minruntime.preemptibility import Owner
+from minruntime.resources import GPU
 from minruntime.starttime import parse_rfc3339
 
 __all__ = [
@@ -28,7 +29,6 @@ __all__ = [
     "POD_GROUP_ANNOTATION",
     "POD_ORDER",
     "SUBGROUP_LABEL",
-    "TASK_WEIGHT_ANNOTATION",
     "Members",
     "PodRecord",
     "owners",
@@ -40,12 +40,10 @@ POD_GROUP_ANNOTATION: Final = "pod-group-name"
 """The pod annotation that names its PodGroup (in the pod's namespace)."""
 SUBGROUP_LABEL: Final = "kai.scheduler/subgroup-name"
 """The pod label that names its sub-group (pod set) within the PodGroup."""
-TASK_WEIGHT_ANNOTATION: Final = "minruntime/task-weight"
-"""Pod annotation: the task's weight; without it, the pod's ``nvidia.com/gpu``, else 1."""
-GPU_RESOURCE: Final = "nvidia.com/gpu"
+GPU_RESOURCE: Final = GPU
 
 _MAX_WEIGHT: Final = 10**6
-"""The largest weight (or GPU count) a pod may have; a larger one is refused where it is read."""
+"""The largest GPU count a pod may have; a larger one is refused where it is read."""
 _DECIMAL: Final = re.compile(
     r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]{1,3})?|\.[0-9]+([eE][+-]?[0-9]{1,3})?"
 )
@@ -69,7 +67,8 @@ class PodRecord(NamedTuple):
     group: str
     sub_group: str | None
     status: TaskStatus
-    weight: float
+    gpus: float
+    """The GPUs its containers hold (0 without any)."""
     labels: Mapping[str, str]
     annotations: Mapping[str, str]
     obj: Object
@@ -120,7 +119,7 @@ def _status(phase: str, node: str | None, deleting: bool, gated: bool) -> TaskSt
 
 
 def _amount(value: object, bound: float = _MAX_WEIGHT) -> float | None:
-    """A weight or GPU count: a number or its ASCII decimal text, finite, 0..bound."""
+    """A GPU count: a number or its ASCII decimal text, finite, 0..bound."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
@@ -134,33 +133,12 @@ def _amount(value: object, bound: float = _MAX_WEIGHT) -> float | None:
     return None
 
 
-def _weight(
-    pod: Object, annotations: Mapping[str, str], strict: bool, problems: list[Problem]
-) -> float:
-    """A pod's weight: the annotation ``minruntime/task-weight``, else its GPUs, else 1.
+def _gpus(pod: Object, strict: bool, problems: list[Problem]) -> float:
+    """A pod's GPUs: its containers' ``nvidia.com/gpu`` (each its limit, else its request).
 
-    An unreadable annotation or GPU amount (not a number, or not finite, or above
-    ``_MAX_WEIGHT``) is an error when ``strict``, else a problem and the fallback.
+    An unreadable amount (not a number, or not finite, or above ``_MAX_WEIGHT``) is an error
+    when ``strict``, else a problem, and the container holds no GPU.
     """
-
-    def unreadable(field: str, value: object, fallback: str) -> None:
-        too_large = _amount(value, bound=math.inf) is not None
-        message = (
-            f"{object_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
-            f"{shown(value)} (expected a number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
-        )
-        if strict:
-            raise InvalidObject(message, object=object_name(pod), field=field)
-        problems.append(
-            _problem(ProblemKind.IGNORED, pod, field, f"{message}; {fallback or 'counted as 0'}")
-        )
-
-    text = annotations.get(TASK_WEIGHT_ANNOTATION)
-    if text is not None:
-        weight = _amount(text)
-        if weight is not None:
-            return weight
-        unreadable(f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]", text, "ignored")
     gpus = 0.0
     spec = pod.get("spec")
     containers = spec.get("containers") if isinstance(spec, Mapping) else None
@@ -175,11 +153,21 @@ def _weight(
                 continue
             count = _amount(amount)
             if count is None:
-                unreadable(f"spec.containers[{i}].resources.{part}[{GPU_RESOURCE!r}]", amount, "")
+                field = f"spec.containers[{i}].resources.{part}[{GPU_RESOURCE!r}]"
+                too_large = _amount(amount, bound=math.inf) is not None
+                message = (
+                    f"{object_name(pod)} {field}: invalid GPU count {shown(amount)} (expected a "
+                    f"number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
+                )
+                if strict:
+                    raise InvalidObject(message, object=object_name(pod), field=field)
+                problems.append(
+                    _problem(ProblemKind.IGNORED, pod, field, f"{message}; counted as 0")
+                )
             else:
                 gpus += count
             break  # the limit, when set, is the amount; else the request
-    return gpus if gpus > 0 else 1.0
+    return gpus
 
 
 def creation_ns(text: object, times: dict[object, int | None]) -> int | None:
@@ -246,7 +234,6 @@ def read_pod(
             and (node is None or type(node) is str)
             and (sub_group is None or type(sub_group) is str)
             and (not deleting or type(metadata["deletionTimestamp"]) is str)
-            and TASK_WEIGHT_ANNOTATION not in annotations
         ):
             raise _Irregular
         # every key and value a string, else a TypeError sends the pod to the careful path
@@ -255,10 +242,10 @@ def read_pod(
         state = _status(phase, node, deleting, bool(gates) and type(gates) is list)
         if state is None or (gates is not None and type(gates) is not list):
             raise _Irregular
-        weight = 1.0
+        gpus = 0.0
         containers = spec.get("containers")
         if containers:
-            weight = _fast_gpus(containers)
+            gpus = _fast_gpus(containers)
         created = metadata.get("creationTimestamp")
         ns = times.get(created, _UNSEEN) if type(created) is str else None
         if ns is _UNSEEN:
@@ -273,7 +260,7 @@ def read_pod(
                 group,
                 sub_group,
                 state,
-                weight,
+                gpus,
                 labels,
                 annotations,
                 pod,
@@ -302,7 +289,7 @@ class _Irregular(Exception):
 
 
 def _fast_gpus(containers: Any) -> float:
-    """The GPUs of a well-formed pod's containers (each its limit, else its request), else 1;
+    """The GPUs of a well-formed pod's containers (each its limit, else its request), else 0;
     anything but a count of ASCII digits or an int in range goes to the careful path (which
     names it): ``str.isdigit`` alone is true of ``'²'`` and ``'١'`` too."""
     gpus = 0.0
@@ -326,7 +313,7 @@ def _fast_gpus(containers: Any) -> float:
             gpus += amount
         else:
             raise _Irregular
-    return gpus if gpus > 0 else 1.0
+    return gpus
 
 
 def _read_pod_carefully(
@@ -344,7 +331,7 @@ def _read_pod_carefully(
         problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, f"{error}; left out"))
         return None
     labels = string_entries(pod, "metadata.labels", problems)
-    weight = _weight(pod, annotations, strict, problems)
+    gpus = _gpus(pod, strict, problems)
     metadata = pod.get("metadata")
     created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
     ns = creation_ns(created, times)
@@ -356,7 +343,7 @@ def _read_pod_carefully(
         group,
         labels.get(SUBGROUP_LABEL) or None,
         status,
-        weight,
+        gpus,
         labels,
         annotations,
         pod,
@@ -376,7 +363,7 @@ class Members:
         pods: the snapshot's pods, in the order of the input.
         marks: for each pod, how many problems the snapshot had when the pod was met.
         times: the creation-time cache of this read.
-        strict: an unreadable weight or GPU count is an error (the reader's ``strict_times``).
+        strict: an unreadable GPU count is an error (the reader's ``strict_times``).
     """
 
     def __init__(

@@ -1,0 +1,327 @@
+"""The verdict: one (action, preemptor, victim) judged once, and everything a caller may ask of it
+(private; the public :class:`~minruntime.Verdict` is its rendering).
+
+A verdict starts from the victim's reason (:func:`minruntime._eligibility.judge`, for a whole
+batch at once) and derives the rest on first use, each from the one rule that owns it:
+
+- its **protection**: what protects it, until when, under which min-runtime and from which queue
+  (:mod:`minruntime._protection`, through the session's resolver and settings);
+- its **evictable tasks** in sacrifice order (:mod:`minruntime._evictable`);
+- the **unsaved work** they hold and its **rank key** (:mod:`minruntime._ranking`);
+- the end of its protection, ended or not, and whether it **waits** for the retry
+  (:mod:`minruntime._retry`);
+- the **notes** an explanation adds (which defaults applied, which protection decided).
+
+Inside a cycle some of the victim's tasks may be *claimed*: committed to an earlier plan
+(docs/spec/plans.md). The victim is judged on what it keeps: with every active task claimed it
+has none; a semi-preemptible victim with nothing left outside its core has nothing to give; its
+evictable tasks leave out what is claimed and what its scenario validator would refuse beside
+the claims (:mod:`minruntime._validation`, the claims counted as evicted).
+
+The facade asks verdicts and reads them; it computes no rule itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Final
+
+from minruntime._eligibility import Groups, kept_refusal, protection_of
+from minruntime._evictable import TaskOrder, evictable_tasks
+from minruntime._facts import JobFacts
+from minruntime._protection import (
+    NO_INPUTS,
+    NO_SETTINGS,
+    Protection,
+    Settings,
+    effective_min_runtime,
+    evictions_in_window,
+    protection_end_ns,
+)
+from minruntime._ranking import RankKey, rank_key, unsaved_work
+from minruntime._retry import free_now, waits
+from minruntime._time import from_ns
+from minruntime._validation import validate_victim
+from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
+from minruntime.decisions import Verdict as Rendered
+from minruntime.durations import MinRuntime
+from minruntime.jobs import TaskLike
+from minruntime.preemptibility import PreemptibilitySource
+
+__all__ = ["NO_CLAIMS", "Context", "Verdict"]
+
+NO_CLAIMS: Final[frozenset[Hashable]] = frozenset()
+"""The claims of a victim none of whose tasks is committed."""
+
+
+class Context:
+    """What every verdict of a session reads: its groups (and resolver), the known queues,
+    ``now``, the task order, the cost resource and the legacy priority threshold."""
+
+    __slots__ = ("cost", "groups", "known", "now_ns", "order", "threshold")
+
+    def __init__(
+        self,
+        groups: Groups,
+        known: object,
+        now_ns: int,
+        order: TaskOrder | None,
+        cost: str,
+        threshold: int,
+    ) -> None:
+        self.groups = groups
+        self.known = known
+        self.now_ns = now_ns
+        self.order = order
+        self.cost = cost
+        self.threshold = threshold
+
+
+class Verdict:
+    """One victim judged for one (action, preemptor); each part computed on first use, once.
+
+    Args:
+        action: preempt or reclaim.
+        preemptor: the preemptor's facts.
+        victim: the victim's facts.
+        reason: its reason, as :func:`~minruntime._eligibility.judge` gave it (before claims).
+        context: the session's.
+        claimed: the ids of its tasks that are committed (inside a cycle), else empty.
+    """
+
+    __slots__ = (
+        "_key",
+        "_protection",
+        "_tasks",
+        "_unsaved",
+        "action",
+        "claimed",
+        "context",
+        "facts",
+        "preemptor",
+        "reason",
+    )
+
+    def __init__(
+        self,
+        action: Action,
+        preemptor: JobFacts,
+        victim: JobFacts,
+        reason: Reason,
+        context: Context,
+        claimed: frozenset[Hashable] = NO_CLAIMS,
+    ) -> None:
+        self.action = action
+        self.preemptor = preemptor
+        self.facts = victim
+        self.context = context
+        self.claimed = claimed
+        if claimed:
+            reason = kept_refusal(reason, victim, claimed) or reason
+        self.reason = reason
+        self._protection: tuple[Protection, Resolution, Settings] | None = None
+        self._tasks: tuple[TaskLike, ...] | None = None
+        self._unsaved: float | None = None
+        self._key: RankKey | None = None
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the victim, or part of it, may be evicted."""
+        return self.reason.allowed
+
+    # -- protection -----------------------------------------------------------------------------
+
+    def protection(self) -> tuple[Protection, Resolution, Settings]:
+        """What protects the victim now and until when, its min-runtime's resolution, and its
+        section 16 settings: the protection rule, evaluated once."""
+        found = self._protection
+        if found is None:
+            groups, facts = self.context.groups, self.facts
+            pre_queue, queue = self.preemptor.queue, facts.queue
+            resolution = groups.resolver.resolve(self.action, pre_queue, queue)
+            settings = groups.settings(self.action, pre_queue, queue)
+            kept = protection_of(facts, resolution.min_runtime, settings, self.context.now_ns)
+            found = self._protection = (kept, resolution, settings)
+        return found
+
+    def end_ns(self) -> int | None:
+        """When its protection ends; for a victim that is not protected, when its effective
+        min-runtime ended (``None`` without a start time)."""
+        found, resolution, settings = self.protection()
+        facts = self.facts
+        inputs = facts.inputs() if settings is not NO_SETTINGS else NO_INPUTS
+        return protection_end_ns(found, resolution.min_runtime, facts.start_ns, inputs, settings)
+
+    def retry_end_ns(self, delayed: bool) -> int | None:
+        """This victim's part in the retry time (:mod:`minruntime._retry`): the end of its
+        protection if it waits for it, ``now`` if it is free and only the preemptor's delay
+        holds, else ``None``. ``delayed``: the reason was judged as if the preemptor were not
+        delayed, and it is."""
+        if waits(self.reason, self.facts.semi):
+            return self.protection()[0].until_ns
+        if free_now(self.reason, delayed):
+            return self.context.now_ns
+        return None
+
+    # -- what may go ----------------------------------------------------------------------------
+
+    @property
+    def tasks(self) -> tuple[TaskLike, ...]:
+        """Its evictable tasks in sacrifice order, claimed ones and any the validator would
+        refuse beside the claims left out."""
+        found = self._tasks
+        if found is None:
+            facts = self.facts
+            protected = False
+            if facts.semi and self.reason.allowed and not facts.flat:
+                protected = self.protection()[0].kind is not None
+            found = evictable_tasks(self.reason, facts, self.context.order, protected=protected)
+            if self.claimed and found:
+                found = self._beside_claims(found)
+            self._tasks = found
+        return found
+
+    def _beside_claims(self, tasks: tuple[TaskLike, ...]) -> tuple[TaskLike, ...]:
+        """``tasks`` without the claimed ones, each kept only where the victim's validator
+        accepts it beside the claims and the tasks kept before it (sacrifice order)."""
+        claimed = self.claimed
+        found, resolution, _ = self.protection()
+        taken: list[Hashable] = list(claimed)
+        kept: list[TaskLike] = []
+        for task in tasks:
+            if task.id in claimed:
+                continue
+            trial = [*taken, task.id]
+            if not validate_victim(self.facts, trial, resolution.min_runtime, found):
+                taken.append(task.id)
+                kept.append(task)
+        return tuple(kept)
+
+    @property
+    def unsaved(self) -> float:
+        """The work evicting its evictable tasks now would lose (weighted seconds)."""
+        found = self._unsaved
+        if found is None:
+            found = self._unsaved = self.unsaved_of(self.tasks)
+        return found
+
+    def unsaved_of(self, tasks: Sequence[TaskLike]) -> float:
+        """The work evicting ``tasks`` of the victim now would lose (weighted seconds)."""
+        context = self.context
+        return unsaved_work(self.facts, tasks, context.now_ns, context.cost)
+
+    @property
+    def rank_key(self) -> RankKey:
+        """Its place in the ranking, cheapest first (:func:`~minruntime._ranking.rank_key`)."""
+        found = self._key
+        if found is None:
+            resolver = self.context.groups.resolver
+            settings = self.protection()[2] if resolver.has_protections else NO_SETTINGS
+            found = self._key = rank_key(self.facts, self.unsaved, settings, self.context.now_ns)
+        return found
+
+    # -- rendering ------------------------------------------------------------------------------
+
+    def notes(self) -> list[str]:
+        """What an explanation adds: defaults used for unknown queues, the legacy priority
+        rule, and the section 16 settings that shaped the protection."""
+        facts, reason = self.facts, self.reason
+        found, resolution, settings = self.protection()
+        notes = [
+            f"queue {name!r} is not in the tree: the node-pool default applies"
+            for name in resolution.unknown_queues
+            if reason is not Reason.UNKNOWN_VICTIM_QUEUE or name != facts.queue
+        ]
+        if facts.preemptibility_source is PreemptibilitySource.LEGACY_PRIORITY and reason not in (
+            Reason.SAME_JOB,
+            Reason.UNKNOWN_VICTIM_QUEUE,
+        ):
+            comparison = "<" if facts.preemptibility.value == "preemptible" else ">="
+            notes.append(
+                f"{facts.preemptibility} by the legacy priority rule "
+                f"({facts.priority} {comparison} {self.context.threshold})"
+            )
+        if settings is not NO_SETTINGS:
+            notes.extend(_protection_notes(facts, resolution, settings, found, self.context))
+        if self.claimed:
+            count = len(self.claimed)
+            notes.append(
+                f"{count} of its tasks {'is' if count == 1 else 'are'} committed to a plan"
+            )
+        return notes
+
+    def optional_sub_groups(self) -> tuple[str, ...]:
+        """For a victim with a sub-group tree that may lose tasks, its sub-groups outside its
+        core (they go whole, first, the last listed first)."""
+        facts = self.facts
+        if facts.flat or not self.reason.allowed:
+            return ()
+        return tuple(str(node.name) for node in reversed(facts.shape.split()[1]))
+
+    def render(self) -> Rendered:
+        """The public value of this verdict (:class:`minruntime.Verdict`)."""
+        facts, pre, reason = self.facts, self.preemptor, self.reason
+        found, resolution, settings = self.protection()
+        delayed = reason is Reason.PREEMPTOR_DELAYED
+        held = pre.held_until_ns() if delayed else None
+        end = self.end_ns()
+        return Rendered(
+            action=self.action,
+            preemptor=pre.id,
+            victim=facts.id,
+            allowed=reason.allowed,
+            reason=reason,
+            min_runtime=resolution.min_runtime,
+            source=resolution.source,
+            preemptibility=facts.preemptibility,
+            start_time=None if facts.start_ns is None else from_ns(facts.start_ns),
+            protected_until=None if end is None else from_ns(end),
+            now=from_ns(self.context.now_ns),
+            notes=tuple(self.notes()),
+            protected_by=found.kind,
+            tasks=self.tasks,
+            unsaved_work=self.unsaved,
+            rank_key=self.rank_key,
+            min_runtime_filter=not resolution.min_runtime.is_never
+            and (facts.flexible or found.kind is None),
+            checkpoint_aware=settings is not NO_SETTINGS,
+            elastic=facts.elastic,
+            sub_group_tree=not facts.flat,
+            optional_sub_groups=self.optional_sub_groups(),
+            preemption_delay=pre.inputs().delay if delayed else None,
+            delayed_until=from_ns(held) if held is not None else None,
+        )
+
+
+def _protection_notes(
+    victim: JobFacts,
+    resolution: Resolution,
+    settings: Settings,
+    found: Protection,
+    context: Context,
+) -> list[str]:
+    inputs = victim.inputs()
+    notes = []
+    mr = resolution.min_runtime
+    if inputs.requested_ns is not None and not mr.is_never:
+        effective = effective_min_runtime(mr, inputs.requested_ns, settings.max_job_min_runtime)
+        requested = MinRuntime.from_nanoseconds(inputs.requested_ns)
+        cap = settings.max_job_min_runtime
+        where = f"queue {settings.cap_source!r}" if settings.cap_source else "the default"
+        effect = f"effective min-runtime {effective}" if effective != mr else "no effect"
+        notes.append(f"the job requested {requested}: {effect} (cap {cap} from {where})")
+    if found.kind is ProtectionKind.EVICTION_BUDGET:
+        where = f"queue {settings.budget_source!r}" if settings.budget_source else "the default"
+        window = settings.eviction_window
+        span = "ever" if window.is_never else f"per {window}"
+        recent = evictions_in_window(inputs, window, context.now_ns)
+        history = (
+            f"evicted {inputs.eviction_count} time(s), times unknown"
+            if recent is None
+            else f"evicted {len(recent)} time(s) in the window"
+        )
+        notes.append(f"eviction budget {settings.max_evictions} {span} from {where}; {history}")
+    elif found.kind is ProtectionKind.CHECKPOINT_GRACE:
+        where = f"queue {settings.grace_source!r}" if settings.grace_source else "the default"
+        notes.append(f"checkpoint grace {settings.grace} from {where}")
+    return notes
