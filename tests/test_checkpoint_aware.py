@@ -59,7 +59,6 @@ from minruntime.kube import (
     EVICTIONS_ANNOTATION,
     LAST_CHECKPOINT_ANNOTATION,
     REQUESTED_MIN_RUNTIME_ANNOTATION,
-    TASK_WEIGHT_ANNOTATION,
     read_queue,
     read_snapshot,
 )
@@ -1180,40 +1179,14 @@ def test_an_unreadable_eviction_time_warns_and_the_others_are_kept() -> None:
     )
 
 
-def test_task_weight_from_annotation_else_gpu_limits_else_requests_else_one() -> None:
+def test_a_pods_gpus_come_from_its_limits_else_its_requests() -> None:
     job, _ = read_one(
         {},
-        pod(
-            "by-annotation",
-            node="node-1",
-            annotations={TASK_WEIGHT_ANNOTATION: "2.5"},
-            resources={"limits": {"nvidia.com/gpu": "8"}},
-        ),
         pod("by-limits", node="node-1", resources={"limits": {"nvidia.com/gpu": "4"}}),
         pod("by-requests", node="node-1", resources={"requests": {"nvidia.com/gpu": 2}}),
         pod("cpu-only", node="node-1", resources={"limits": {"cpu": "4"}}),
     )
-    weights = {task.id: task.weight for task in job.tasks()}
-    assert weights == {"by-annotation": 2.5, "by-limits": 4.0, "by-requests": 2.0, "cpu-only": 1.0}
+    held = {task.id: task.resources.get("nvidia.com/gpu") for task in job.tasks()}
+    assert held == {"by-limits": 4.0, "by-requests": 2.0, "cpu-only": None}
     assert {task.status for task in job.tasks()} == {TaskStatus.RUNNING}
     assert job.preemptibility is Preemptibility.PREEMPTIBLE
-
-
-@pytest.mark.parametrize("text", ["heavy", "-1", "inf"])
-def test_a_bad_task_weight_annotation_warns_or_is_an_error_when_strict(text: str) -> None:
-    """The same rule as the start time: fail-open with a warning, or strict on request."""
-    field = f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]"
-    message = f"Pod/ml/train-0 {field}: invalid weight {text!r} (expected a number >= 0)"
-    job, warnings = read_one(
-        {}, pod("train-0", node="node-1", annotations={TASK_WEIGHT_ANNOTATION: text})
-    )
-    assert job.pod_sets[0].tasks[0].weight == 1.0
-    assert f"{message}; ignored" in warnings
-    with pytest.raises(InvalidObject) as caught:
-        read_one(
-            {},
-            pod("train-0", node="node-1", annotations={TASK_WEIGHT_ANNOTATION: text}),
-            strict_times=True,
-        )
-    assert str(caught.value) == message
-    assert caught.value.field == field

@@ -56,7 +56,6 @@ from minruntime.kube import (
     EVICTIONS_ANNOTATION,
     LAST_CHECKPOINT_ANNOTATION,
     REQUESTED_MIN_RUNTIME_ANNOTATION,
-    TASK_WEIGHT_ANNOTATION,
     read_snapshot,
 )
 from minruntime.starttime import START_TIME_ANNOTATION
@@ -609,13 +608,7 @@ SNAPSHOT = [
         preemptibility="preemptible",
     ),
     pod("train-0", "train", node="node-1", resources=gpus(8)),
-    pod(
-        "train-1",
-        "train",
-        node="node-1",
-        resources=gpus(8),
-        annotations={TASK_WEIGHT_ANNOTATION: "4"},
-    ),
+    pod("train-1", "train", node="node-1", resources=gpus(4)),
     pod_group(
         "flaky",
         queue="a",

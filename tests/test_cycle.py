@@ -63,7 +63,9 @@ def job(
         pod_sets=[
             PodSet(
                 min_available=tasks if min_available is None else min_available,
-                tasks=[Task(f"{name}-{i}", resources={"nvidia.com/gpu": weight}) for i in range(tasks)],
+                tasks=[
+                    Task(f"{name}-{i}", resources={"nvidia.com/gpu": weight}) for i in range(tasks)
+                ],
             )
         ],
     )
@@ -294,7 +296,10 @@ def test_cycle_plan_equals_session_plan_over_the_running_jobs() -> None:
     )
     # the unstarted job has no unsaved work; the elastic one gives one task above its minimum
     assert [v.id for v in via_cycle.victims] == ["a-unstarted", "a-elastic"]
-    assert [[t.id for t in tasks] for tasks in via_cycle.tasks] == [["a-unstarted-0"], ["a-elastic-2"]]
+    assert [[t.id for t in tasks] for tasks in via_cycle.tasks] == [
+        ["a-unstarted-0"],
+        ["a-elastic-2"],
+    ]
 
 
 # -- core tasks (the quota helper) ----------------------------------------------------------------

@@ -5,6 +5,7 @@ the law that the ranking is the eligible victims reordered, cheapest first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 
 import attrs
@@ -15,6 +16,7 @@ from tests.world import (
     RECLAIMER,
     at,
     checkpoint_inputs,
+    gpus,
     near_checkpoints,
     session_at,
     victim,
@@ -50,7 +52,11 @@ def test_unsaved_work_of_a_victim_counts_its_active_tasks_weights() -> None:
         pod_sets=[
             PodSet(
                 min_available=1,
-                tasks=[Task("a", resources={"nvidia.com/gpu": 8}), Task("b", resources={"nvidia.com/gpu": 2}), Task("c", "Pending", resources={"nvidia.com/gpu": 4})],
+                tasks=[
+                    Task("a", resources={"nvidia.com/gpu": 8}),
+                    Task("b", resources={"nvidia.com/gpu": 2}),
+                    Task("c", "Pending", resources={"nvidia.com/gpu": 4}),
+                ],
             )
         ],
         inputs=JobInputs(last_checkpoint=at(10)),
@@ -160,13 +166,14 @@ def ranking_cycles(draw: st.DrawFn) -> tuple[Session, Action, Job, list[Job]]:
     now = at(draw(st.integers(-60, 5 * 60)))
     action = draw(st.sampled_from([PREEMPT, RECLAIM]))
     preemptor = Job("preemptor", "team" if action is PREEMPT else "other", priority=125)
-    weights = st.sampled_from([0.0, 0.5, 1.0, 1.0, 2.0, 8.0])
+    weights = st.sampled_from([0.5, 1.0, 1.0, 2.0, 8.0])
     victims = []
     for number in range(draw(st.integers(0, 8))):
         job = draw(jobs(queues=("team",), id=f"v{number}", max_pod_sets=2, max_tasks=4))
         pod_sets = [
             attrs.evolve(
-                pod_set, tasks=[attrs.evolve(task, weight=draw(weights)) for task in pod_set.tasks]
+                pod_set,
+                tasks=[attrs.evolve(task, resources=gpus(draw(weights))) for task in pod_set.tasks],
             )
             for pod_set in job.pod_sets
         ]
@@ -190,22 +197,27 @@ def test_rank_victims_is_the_eligible_victims_cheapest_first(
     cycle: tuple[Session, Action, Job, list[Job]],
 ) -> None:
     """rank_victims returns exactly eligible_victims reordered, non-decreasing in unsaved work
-    (of the tasks that would go), then priority, then input order."""
+    (of the tasks that would go), then priority, then fewer recent evictions, then the later
+    start, then input order."""
     current, action, preemptor, victims = cycle
     ranked = current.rank_victims(action, preemptor, victims)
     eligible = current.eligible_victims(action, preemptor, victims)
     assert sorted(map(id, ranked)) == sorted(map(id, eligible))
     assert len(ranked) == len(eligible)
+    verdicts = [current.verdict(action, preemptor, job) for job in ranked]
     work = [
-        current.unsaved_work(job, current.evictable_tasks(action, preemptor, job)) for job in ranked
+        current.unsaved_work(job, verdict.tasks)
+        for job, verdict in zip(ranked, verdicts, strict=True)
     ]
     assert work == sorted(work)
-    # ties: lower priority first, then input order (a job listed twice keeps both places)
+    # ties: lower priority first, then fewer recent evictions, then the later start, then
+    # input order (a job listed twice keeps both places)
     positions = {id(job): [i for i, v in enumerate(victims) if v is job] for job in ranked}
     seen: dict[int, int] = {}
     keys = []
-    for lost, job in zip(work, ranked, strict=True):
+    for lost, job, verdict in zip(work, ranked, verdicts, strict=True):
         place = positions[id(job)][seen.get(id(job), 0)]
         seen[id(job)] = seen.get(id(job), 0) + 1
-        keys.append((lost, job.priority, place))
+        start = -math.inf if job.start_time is None else -job.start_time.timestamp()
+        keys.append((lost, job.priority, verdict.rank_key[2], start, place))
     assert keys == sorted(keys)

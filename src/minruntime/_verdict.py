@@ -199,10 +199,12 @@ class Verdict:
 
     @property
     def unsaved(self) -> float:
-        """The work evicting its evictable tasks now would lose (weighted seconds)."""
+        """The work evicting its evictable tasks now would lose (weighted seconds); for a
+        victim none of whose tasks may go, what evicting all its active tasks would lose."""
         found = self._unsaved
         if found is None:
-            found = self._unsaved = self.unsaved_of(self.tasks)
+            tasks = self.tasks or self.facts.active_tasks()
+            found = self._unsaved = self.unsaved_of(tasks)
         return found
 
     def unsaved_of(self, tasks: Sequence[TaskLike]) -> float:
