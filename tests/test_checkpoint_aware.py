@@ -785,7 +785,7 @@ def test_config_with_a_setting_has_protections_and_shows_it() -> None:
         "default_reclaim_min_runtime=MinRuntime('0s'), reclaim_resolve_method='lca', "
         "protections=ProtectionSettings(preempt_checkpoint_grace=None, "
         "reclaim_checkpoint_grace=None, max_evictions=3, eviction_window=MinRuntime('24h'), "
-        "max_job_min_runtime=None), warnings=())"
+        "max_job_min_runtime=None), cost_resource='nvidia.com/gpu', warnings=())"
     )
 
 

@@ -673,9 +673,13 @@ def with_queue(tree: QueueTree, extra: Queue) -> QueueTree:
 
 
 def without_request_notes(decision: Verdict) -> Verdict:
-    """The decision without what only a checkpoint-aware session adds (and no rule changes)."""
+    """The decision without what only a checkpoint-aware session adds (and no rule changes), and
+    without the unsaved work and rank key, which a job's checkpoint inputs move whatever the
+    settings (they order victims; they decide nothing)."""
     notes = tuple(note for note in decision.notes if not note.startswith("the job requested"))
-    return attrs.evolve(decision, notes=notes, unsaved_work=None)
+    return attrs.evolve(
+        decision, notes=notes, checkpoint_aware=False, unsaved_work=0.0, rank_key=(0.0, 0, 0, 0)
+    )
 
 
 def assert_same_decisions(

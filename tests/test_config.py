@@ -82,7 +82,7 @@ def test_config_parses_its_defaults_with_every_spelling() -> None:
         "default_reclaim_min_runtime=MinRuntime('never'), reclaim_resolve_method='queue', "
         "protections=ProtectionSettings(preempt_checkpoint_grace=None, "
         "reclaim_checkpoint_grace=None, max_evictions=None, eviction_window=None, "
-        "max_job_min_runtime=None), warnings=())"
+        "max_job_min_runtime=None), cost_resource='nvidia.com/gpu', warnings=())"
     )
 
 
