@@ -89,7 +89,7 @@ def validate_victim(
         if named is not None:
             failures = _named_core_failures(victim, ids, named, counts, min_runtime)
         else:
-            failures = _core_failures(victim, counts, min_runtime)
+            failures = _core_failures(victim, counts, min_runtime, protected_until)
         if protected.kind is None or shape.flat:
             # unprotected, only the core counts; a flat job's elastic rule is its core's
             return failures
@@ -122,11 +122,15 @@ def validate_victim(
 
 
 def _core_failures(
-    victim: JobFacts, counts: dict[str, int], min_runtime: MinRuntime
+    victim: JobFacts,
+    counts: dict[str, int],
+    min_runtime: MinRuntime,
+    protected_until: datetime | None,
 ) -> list[Failure]:
     """A semi-preemptible victim's computed core: each core pod set (one not inside a sub-group
     outside the core) that would lose more than its tasks above ``min_available`` fails; a
-    sub-group outside the core may go whole (docs/spec/sub-group-trees.md)."""
+    sub-group outside the core may go whole (docs/spec/sub-group-trees.md). In a tree, the
+    failure names the set the loss would leave short, as the elastic rule's do."""
     shape = victim.shape
     optional: set[str | None] = set()
     stack = list(shape.split()[1])
@@ -134,6 +138,9 @@ def _core_failures(
         node = stack.pop()
         optional.add(node.name)
         stack.extend(node.children)
+    broken = {}
+    if not shape.flat:
+        broken = {leaf.name: (above, kept) for leaf, above, kept in shape.breaks(counts)}
     failures = []
     for pod_set in victim.pod_sets:
         evicted = counts.get(pod_set.name)
@@ -142,6 +149,7 @@ def _core_failures(
         active = pod_set.active
         spare = len(active) - min(pod_set.min_available, len(active))
         if evicted > spare:
+            above, kept = broken.get(pod_set.name, (None, None))
             failures.append(
                 Failure(
                     victim=victim.id,
@@ -151,6 +159,10 @@ def _core_failures(
                     evicted=evicted,
                     min_available=pod_set.min_available,
                     min_runtime=min_runtime,
+                    protected_until=protected_until,
+                    sub_group=None if above is None else above.name,
+                    satisfied=kept,
+                    needed=None if above is None else above.need,
                 )
             )
     return failures
