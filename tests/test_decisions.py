@@ -66,6 +66,10 @@ def test_explain_protected() -> None:
         now=NOW,
         notes=(),
         protected_by=ProtectionKind.MIN_RUNTIME,
+        tasks=(),
+        unsaved_work=300.0,  # refused: what evicting its one active task would lose, 5 minutes
+        rank_key=(300.0, 10, 0, -(RECENT.timestamp() * 10**9)),
+        min_runtime_filter=False,
     )
     assert bool(decision) is False
     assert str(decision) == (

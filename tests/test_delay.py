@@ -99,15 +99,16 @@ def test_a_delayed_preemptor_takes_no_victim_with_its_own_reason() -> None:
     session = Session(TREE, Config(), at(3))
     delayed = pending(preemption_delay="5m", created=at(0))
     assert session.eligible_victims(Action.RECLAIM, delayed, [OLD, YOUNG]) == []
-    decision = session.explain(Action.RECLAIM, delayed, OLD)
+    decision = session.verdict(Action.RECLAIM, delayed, OLD)
     assert (decision.reason, decision.allowed) == (Reason.PREEMPTOR_DELAYED, False)
     assert (decision.preemption_delay, decision.delayed_until) == (MinRuntime("5m"), at(5))
     assert str(decision) == (
         "reclaim of 'old' by 'p': refused: 'p' is within its preemption delay window (5m) and "
         "may not trigger evictions before 2026-11-22T12:05:00Z"
     )
-    assert session.evictable_tasks(Action.RECLAIM, delayed, OLD) == ()
-    assert session.stats().decisions == {"preemptor-delayed": 4}
+    assert decision.tasks == ()
+    # the batch judged both victims; the verdict judged OLD again (a batch keeps no verdicts)
+    assert session.stats().decisions == {"preemptor-delayed": 3}
 
 
 def test_at_the_end_of_the_delay_the_preemptor_takes_its_victims() -> None:
@@ -175,7 +176,8 @@ def test_the_cycle_form_gives_a_delayed_preemptor_nothing() -> None:
         cycle.eligible_victims(Action.RECLAIM, pending(preemption_delay="5m", created=at(0))) == []
     )
     assert cycle.eligible_victims(Action.RECLAIM, pending()) == [OLD]
-    assert not cycle.select(Action.RECLAIM, pending(preemption_delay="5m", created=at(0)), 1)
+    plan = cycle.plan(Action.RECLAIM, pending(preemption_delay="5m", created=at(0)), {"pods": 1})
+    assert (plan.victims, plan.missing, plan.retry) == ((), {"pods": 1}, at(5))
 
 
 def test_a_schedulers_own_preemptor_with_inputs_is_delayed_too() -> None:

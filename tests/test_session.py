@@ -199,12 +199,13 @@ def test_stats_after_a_known_sequence_of_calls() -> None:
     s.resolve("reclaim", "b", "a")  # lookup 4: hit
     assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)  # lookup 5: hit; eligible
     assert not s.is_eligible(Action.PREEMPT, PREEMPTOR, job("high", priority=100))  # no lookup
-    s.explain(Action.RECLAIM, RECLAIMER, victim)  # lookups 6 and 7: hits; protected
+    s.verdict(Action.RECLAIM, RECLAIMER, victim)  # lookup 6: hit; protected
+    s.verdict(Action.RECLAIM, RECLAIMER, victim)  # the same verdict: judged once, no lookup
     stats = s.stats()
     assert stats == SessionStats(
         decisions={"eligible": 1, "not-lower-priority": 1, "protected": 1},
-        resolutions=7,
-        cache_hits=5,
+        resolutions=6,
+        cache_hits=4,
         jobs=4,
     )
     assert stats.cache_misses == 2
@@ -214,14 +215,14 @@ def test_stats_count_every_call_however_many_calls_and_victims() -> None:
     """A session keeps each call's reasons and adds them up in bounded steps (every 256 calls
     or 65,536 victims) and when stats() asks: the counts are those of every call."""
     s = session()
-    young = job("young", start=NOW - timedelta(minutes=5))  # preempt: 10m, protected
+    young = [job(f"young-{i}", start=NOW - timedelta(minutes=5)) for i in range(301)]  # protected
     old = job("old", start=NOW - timedelta(minutes=15))  # eligible
-    for _ in range(300):  # past 256 calls: added up once on the way
-        s.is_eligible(Action.PREEMPT, PREEMPTOR, young)
+    for victim in young[:300]:  # past 256 calls: added up once on the way
+        assert not s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed
     assert s.stats().decisions == {"protected": 300}
     batch = [old] * 70_000  # past 65,536 victims in one call
     assert len(s.eligible_victims(Action.PREEMPT, PREEMPTOR, batch)) == 70_000
-    s.is_eligible(Action.PREEMPT, PREEMPTOR, young)
+    s.verdict(Action.PREEMPT, PREEMPTOR, young[300])
     assert s.stats().decisions == {"protected": 301, "eligible": 70_000}
     assert s.stats().resolutions == 302  # one lookup per call: the one victim queue
 
