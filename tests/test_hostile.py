@@ -144,15 +144,13 @@ def test_a_non_ascii_digit_in_a_plugin_count_is_an_invalid_configuration() -> No
     )
 
 
-@pytest.mark.parametrize("weight", ["\u0663", "1_000", " 2", "0x10", "nan", "-0.5"])
-def test_a_weight_that_is_not_an_ascii_decimal_is_refused(weight: str) -> None:
-    bad = pod()
-    bad["metadata"]["annotations"]["minruntime/task-weight"] = weight
+@pytest.mark.parametrize("amount", ["\u0663", "1_000", " 2", "0x10", "nan", "-0.5"])
+def test_a_gpu_count_that_is_not_an_ascii_decimal_is_refused(amount: str) -> None:
     with pytest.raises(InvalidObject) as caught:
-        read_snapshot([QUEUE, CONFIG, group(), bad], strict_times=True)
+        read_snapshot([QUEUE, CONFIG, group(), gpu_pod(amount)], strict_times=True)
     assert str(caught.value) == (
-        "Pod/ml/train-0 metadata.annotations['minruntime/task-weight']: invalid weight "
-        f"{weight!r} (expected a number >= 0)"
+        "Pod/ml/train-0 spec.containers[0].resources.limits['nvidia.com/gpu']: invalid GPU "
+        f"count {amount!r} (expected a number >= 0)"
     )
 
 
@@ -302,8 +300,8 @@ def test_a_gpu_count_in_digits_of_any_script_is_read_or_named_never_a_traceback(
     amount: str,
 ) -> None:
     """Law: a GPU count of digits is its value when it is ASCII (up to 1,000,000), else a
-    problem naming the pod and the field, with the pod read as one GPU; never an exception
-    (``str.isdigit`` is true of ``'²'``, which ``int`` refuses)."""
+    problem naming the pod and the field, with the pod holding no GPU (the number the problem
+    says); never an exception (``str.isdigit`` is true of ``'²'``, which ``int`` refuses)."""
     snapshot = read_snapshot([QUEUE, group(), gpu_pod(amount)])
     (task,) = snapshot.jobs[0].job.pod_sets[0].tasks
     problems = [p for p in snapshot.every_problem() if p.object is not None]
@@ -311,11 +309,11 @@ def test_a_gpu_count_in_digits_of_any_script_is_read_or_named_never_a_traceback(
     event("read" if readable else "named")
     event("non-ASCII digits" if not amount.isascii() else "ASCII")
     if readable:
-        assert (task.weight, problems) == (float(int(amount)) or 1.0, [])
+        assert (task.resources.get("nvidia.com/gpu"), problems) == (int(amount) or None, [])
         return
     field = "spec.containers[0].resources.limits['nvidia.com/gpu']"
     bound = ", at most 1000000" if amount.isascii() and amount else ""
-    assert task.weight == 1.0
+    assert task.resources == {"pods": 1}
     assert [(str(p.object), p.field, p.message) for p in problems] == [
         (
             "Pod/ml/train-0",

@@ -2067,10 +2067,23 @@ def bad_tree(sub_groups: list[JSON], **spec: Any) -> Problem:
             "spec.subGroups[0]",
             "sub-group 'l': its parent 'ghost' is not a sub-group set of the job",
         ),
+    ],
+)
+def test_a_malformed_tree_leaves_the_pod_group_out_naming_it_and_the_sub_group(
+    sub_groups: list[JSON], spec: dict[str, Any], field: str, message: str
+) -> None:
+    problem = bad_tree(sub_groups, **spec)
+    assert str(problem) == f"PodGroup/ml/train {field}: {message}; left out"
+    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", field)
+
+
+@pytest.mark.parametrize(
+    ("sub_groups", "spec", "field", "message"),
+    [
         (
             [{"name": "s", "minSubGroup": 3}, {"name": "l", "parent": "s"}],
             {},
-            "spec.subGroups[0]",
+            "spec.subGroups[0].minSubGroup",
             "sub-group 's' needs 3 satisfied sub-groups, but has 1 sub-group(s) under it",
         ),
         (
@@ -2081,12 +2094,24 @@ def bad_tree(sub_groups: list[JSON], **spec: Any) -> Problem:
         ),
     ],
 )
-def test_a_malformed_tree_leaves_the_pod_group_out_naming_it_and_the_sub_group(
+def test_a_min_sub_group_above_the_children_is_read_as_given_with_a_warning(
     sub_groups: list[JSON], spec: dict[str, Any], field: str, message: str
 ) -> None:
-    problem = bad_tree(sub_groups, **spec)
-    assert str(problem) == f"PodGroup/ml/train {field}: {message}; left out"
-    assert (str(problem.object), problem.field) == ("PodGroup/ml/train", field)
+    """The reference admits it with a warning (three of its own validation cases): the set can
+    never be satisfied, and the job is kept."""
+    group = pod_group("train", subGroups=sub_groups, **spec)
+    leaf = sub_groups[-1]["name"]
+    snapshot = read_snapshot(
+        [queue_object("team"), group, pod("train-0", labels={SUBGROUP_LABEL: leaf})]
+    )
+    (entry,) = snapshot.jobs
+    assert entry.id == "ml/train"
+    (problem,) = [p for p in snapshot.every_problem() if p.field == field]
+    assert str(problem) == (
+        f"PodGroup/ml/train {field}: {message}; read as given: it can never be satisfied, so "
+        "the job is short there"
+    )
+    assert problem.kind is ProblemKind.SUSPECT
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from typing import Any, Final, NamedTuple
 import attrs
 
 from minruntime._text import shown
-from minruntime._tree import TreeError, link
+from minruntime._tree import TreeError, link, short_sets
 from minruntime.errors import InvalidObject, MinRuntimeError
 from minruntime.jobs import (
     DEFAULT_POD_SET,
@@ -186,11 +186,26 @@ def sub_group_tree(group: Object, problems: list[Problem]) -> Tree:
         else:
             leaves.append((name, parent, 1 if members is None else members, None))
     try:
-        link(leaves, [(s.name, s.parent, s.min_sub_group) for s in sets], min_sub_group)
+        root = link(leaves, [(s.name, s.parent, s.min_sub_group) for s in sets], min_sub_group)
     except TreeError as error:
         at = index.get(error.sub_group)
         field = "spec.minSubGroup" if at is None else f"spec.subGroups[{at}]"
         raise InvalidObject(f"{where} {field}: {error}", object=where, field=field) from None
+    for name, need, count in short_sets(root):
+        # the reference admits it with a warning: such a set is never satisfied
+        at = None if name is None else index.get(name)
+        field = "spec.minSubGroup" if at is None else f"spec.subGroups[{at}].minSubGroup"
+        what = "the job" if name is None else f"sub-group {name!r}"
+        below = "top-level sub-group(s)" if name is None else "sub-group(s) under it"
+        problems.append(
+            _problem(
+                ProblemKind.SUSPECT,
+                group,
+                field,
+                f"{where} {field}: {what} needs {need} satisfied sub-groups, but has {count} "
+                f"{below}; read as given: it can never be satisfied, so the job is short there",
+            )
+        )
     # the pod sets in the order a walk of the spec lists them (children in spec order)
     children: dict[str | None, list[str]] = {}
     for name, parent, _, _ in read:
