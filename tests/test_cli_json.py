@@ -219,7 +219,7 @@ PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods", "nee
 def test_json_output_has_exactly_the_documented_keys(extra: list[str]) -> None:
     """A change to this set is a change of the format: bump JSON_SCHEMA_ID with it."""
     report = run(["explain", *extra, "--output", "json"]).report
-    assert report["schema"] == JSON_SCHEMA_ID == "minruntime.explain/v3"
+    assert report["schema"] == JSON_SCHEMA_ID == "minruntime.explain/v4"
     assert set(report) == TOP_KEYS
     assert set(report["config"]) == CONFIG_KEYS
     assert len(report["jobs"]) == 20

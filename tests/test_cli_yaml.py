@@ -24,7 +24,7 @@ def test_the_yaml_document_is_the_json_document(extra: list[str]) -> None:
 def test_the_yaml_document_starts_with_the_schema_and_keeps_the_key_order() -> None:
     lines = run(["explain", "-o", "yaml"]).out.splitlines()
     assert lines[:8] == [
-        "schema: minruntime.explain/v3",
+        "schema: minruntime.explain/v4",
         "now: '2026-11-22T12:00:00Z'",
         "sources:",
         "- the bundled example",

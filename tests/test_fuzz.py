@@ -334,7 +334,7 @@ def test_explain_answers_hostile_snapshots_with_its_own_errors_and_valid_output(
         check_stream(written, "")
         if output == "json":
             report = strict_json(written)
-            assert report["schema"] == "minruntime.explain/v3"
+            assert report["schema"] == "minruntime.explain/v4"
         assert len(written) <= 50 * len(text) + 20_000
     else:
         assert written == ""

@@ -502,6 +502,7 @@ PUBLIC_MODULES = (
     "minruntime.jobs",
     "minruntime.preemptibility",
     "minruntime.queues",
+    "minruntime.resources",
     "minruntime.session",
     "minruntime.starttime",
     "minruntime.kube",

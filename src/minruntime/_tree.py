@@ -186,18 +186,18 @@ def short_sets(root: Node[Any]) -> list[tuple[str | None, int, int]]:
     """The sets (the job itself: name ``None``) that need more satisfied children than they
     have: ``(name, need, children)``, in listing order. Such a set is never satisfied.
 
-    >>> root = link([("a", None, 1, None)], [], 2)
+    >>> root = link([("a", "s", 1, None), ("b", None, 1, None)], [("s", None, 2)], None)
     >>> short_sets(root)
-    [(None, 2, 1)]
+    [('s', 2, 1)]
     """
     found = []
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.leaf is None:
-            if node.need > len(node.children):
-                found.append((node.name, node.need, len(node.children)))
-            stack.extend(reversed(node.children))
+        # a set has children (link refuses one without); a leaf has none, whatever its payload
+        if node.children and node.need > len(node.children):
+            found.append((node.name, node.need, len(node.children)))
+        stack.extend(reversed(node.children))
     return found
 
 

@@ -90,7 +90,7 @@ def explain_report(
     ...               "metadata": {"name": "q"}}]  # empty input is an error: one queue
     >>> report = explain_report(read_snapshot(one_queue), EXAMPLE_NOW)
     >>> report["schema"], report["jobs"], report["plans"], report["retryAt"]
-    ('minruntime.explain/v3', [], None, None)
+    ('minruntime.explain/v4', [], None, None)
     """
     return report_data(build_report(snapshot, now, preemptor=preemptor, sources=sources))
 

@@ -7,7 +7,7 @@
 ...               "metadata": {"name": "q"}}]  # empty input is an error: a cluster of one queue
 >>> data = report_data(build_report(read_snapshot(one_queue), datetime(2026, 11, 22, 12, tzinfo=UTC)))
 >>> data["schema"], data["now"], data["plans"]
-('minruntime.explain/v3', '2026-11-22T12:00:00Z', None)
+('minruntime.explain/v4', '2026-11-22T12:00:00Z', None)
 """
 
 from __future__ import annotations

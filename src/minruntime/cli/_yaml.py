@@ -5,9 +5,9 @@ says how to install it, given before the snapshot is read. The hint names PyYAML
 extra from a clone, never ``minruntime[yaml]`` from a package index, where the name is not this
 project's (whatever a stranger published under it would be installed).
 
->>> print(yaml_text({"schema": "minruntime.explain/v3", "now": "2026-11-22T12:00:00Z",
+>>> print(yaml_text({"schema": "minruntime.explain/v4", "now": "2026-11-22T12:00:00Z",
 ...                  "jobs": [{"id": "ml/train", "preemptibility": "no"}], "plans": None}), end="")
-schema: minruntime.explain/v3
+schema: minruntime.explain/v4
 now: '2026-11-22T12:00:00Z'
 jobs:
 - id: ml/train
