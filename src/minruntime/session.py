@@ -253,7 +253,7 @@ class Session:
         unknown. For preempt the preemptor's queue does not matter (pass the victim's).
 
         >>> from minruntime import QueueTree, Config, Queue
-        >>> session = Session(QueueTree([Queue("q", reclaim_min_runtime="1h")]), Config(), 0)
+        >>> session = Session(QueueTree([Queue("q", reclaim_min_runtime="1h"), Queue("p")]), Config(), 0)
         >>> session.resolve("reclaim", "p", "q").min_runtime
         MinRuntime('1h')
         >>> print(session.resolve("reclaim", "other", "q"))
@@ -409,8 +409,9 @@ class Session:
 
         >>> from minruntime import QueueTree, Config, Queue, Job, PodSet, Task
         >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=60)
-        >>> two = Job("w", "q", start_time=0, pod_sets=[PodSet("x", 1, [Task("x0"), Task("x1")]),
-        ...                                             PodSet("y", 1, [Task("y0"), Task("y1")])])
+        >>> two = Job("w", "q", preemptibility="preemptible", start_time=0,
+        ...           pod_sets=[PodSet("x", 1, [Task("x0"), Task("x1")]),
+        ...                     PodSet("y", 1, [Task("y0"), Task("y1")])])
         >>> verdict = session.verdict("preempt", Job("p", "q", priority=100), two)
         >>> verdict.allowed, [task.id for task in verdict.tasks]
         (True, ['y1', 'x1'])
