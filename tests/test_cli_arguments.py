@@ -68,18 +68,20 @@ def test_help_names_the_new_options() -> None:
     ("now", "allowed", "reason", "retry"),
     [
         ("2026-11-22T12:04:59Z", False, "protected", "2026-11-22T12:05:00Z"),
-        ("2026-11-22T12:05:00Z", True, "eligible", "2026-11-22T12:20:00Z"),
+        ("2026-11-22T12:05:00Z", True, "eligible", None),
         ("+4m59s", False, "protected", "2026-11-22T12:05:00Z"),
-        ("+5m", True, "eligible", "2026-11-22T12:20:00Z"),
+        ("+5m", True, "eligible", None),
         ("1795349099", False, "protected", "2026-11-22T12:05:00Z"),
-        ("1795349100", True, "eligible", "2026-11-22T12:20:00Z"),
+        ("1795349100", True, "eligible", None),
         ("1795349099.5", False, "protected", "2026-11-22T12:05:00Z"),
     ],
 )
 def test_now_decides_the_tokenizer_ablation_preempt_across_its_expiry(
-    now: str, allowed: bool, reason: str, retry: str
+    now: str, allowed: bool, reason: str, retry: str | None
 ) -> None:
-    """tokenizer-ablation started 11:55, preempt MR 10m: protected until (not at) 12:05:00."""
+    """tokenizer-ablation started 11:55, preempt min-runtime 10m: protected until (not at)
+    12:05:00, which is when preempt, short of GPUs, may retry; once it is free, no protection
+    that ends would free more for preempt."""
     report = run(["explain", "--preemptor", FINETUNE, "--now", now, "--output", "json"]).report
     decision = decision_of(report, "nlp-team/tokenizer-ablation")
     assert (decision["action"], decision["allowed"], decision["reason"]) == (
@@ -89,7 +91,10 @@ def test_now_decides_the_tokenizer_ablation_preempt_across_its_expiry(
     )
     assert decision["protectedUntil"] == "2026-11-22T12:05:00Z"
     assert decision["evictable"] == ([] if not allowed else ["tokenizer-ablation-0"])
-    assert report["retryAt"] == retry
+    plans = {plan["action"]: plan for plan in report["plans"]}
+    assert plans["preempt"]["retryAt"] == retry  # preempt alone leaves GPUs missing
+    assert plans["reclaim"]["retryAt"] is None  # reclaim frees the 32 GPUs now
+    assert report["retryAt"] is None  # so the preemptor need not wait
 
 
 @pytest.mark.parametrize(
@@ -120,12 +125,11 @@ def test_now_shows_in_the_table_header_and_moves_the_retry_line() -> None:
         "(research)",
         "ended",
         "0.17",  # GPU-hours: ten minutes since its start, one GPU
+        "GPU-h",
         "2",  # the second preempt victim, after data-dedup (never started: nothing lost)
     ]
     assert lines[lines.index(row) + 1] == "      evictable: tokenizer-ablation-0"
-    assert lines[-1] == (
-        "Retry at 2026-11-22T12:20:00Z: the next protection that would free a victim ends then."
-    )
+    assert lines[-1] == "No retry: reclaim frees what the pending pods need now."
 
 
 def test_a_file_without_now_is_evaluated_at_the_injected_clock(tmp_path: Path) -> None:

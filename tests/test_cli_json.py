@@ -205,11 +205,18 @@ DECISION_KEYS = {
     "notes",
     "explanation",
     "unsavedWork",
+    "unsavedWorkUnit",
     "rank",
 }
 
 
-PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods", "needed"}
+PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods", "need"}
+
+
+PLAN_KEYS = {"action", "need", "freed", "missing", "enough", "unsavedWork", "retryAt", "victims"}
+
+
+PLAN_VICTIM_KEYS = {"id", "pods", "unsavedWork", "unsavedWorkUnit"}
 
 
 @pytest.mark.parametrize(
@@ -233,6 +240,9 @@ def test_json_output_has_exactly_the_documented_keys(extra: list[str]) -> None:
             assert job["decision"] is None
     if extra:
         assert set(report["preemptor"]) == PREEMPTOR_KEYS
+        for plan in report["plans"]:
+            assert set(plan) == PLAN_KEYS
+            assert all(set(victim) == PLAN_VICTIM_KEYS for victim in plan["victims"])
     else:
         assert report["preemptor"] is None
         assert report["retryAt"] is None
@@ -282,6 +292,7 @@ def test_json_output_values_for_one_job() -> None:
             "explanation": vit["decision"]["explanation"],
             # one hour since its start (no checkpoint) times 7 pods of 8 GPUs
             "unsavedWork": 201600.0,
+            "unsavedWorkUnit": "GPU-hours",
             "rank": 11,
         },
     }

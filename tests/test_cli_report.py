@@ -10,15 +10,15 @@ import pytest
 from tests.world import CHAT_API, EXAMPLE_INSTANT, FINETUNE, JSON, assert_error, decision_of, run
 
 
-def test_explain_retry_line_gives_the_earliest_expiry_for_each_preemptor() -> None:
+def test_the_retry_line_says_no_retry_where_an_action_frees_what_is_needed() -> None:
+    """finetune-7b: reclaim alone frees its 32 GPUs now, so it need not wait, though preempt
+    alone would (its plan line says when); chat-api, likewise by reclaim."""
     finetune = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
     chat = run(["explain", "--preemptor", CHAT_API]).out.splitlines()
-    assert finetune[-1] == (
-        "Retry at 2026-11-22T12:05:00Z: the next protection that would free a victim ends then."
-    )
-    assert chat[-1] == (
-        "Retry at 2026-11-22T12:10:00Z: the next protection that would free a victim ends then."
-    )
+    assert finetune[-1] == "No retry: reclaim frees what the pending pods need now."
+    assert chat[-1] == "No retry: reclaim frees what the pending pods need now."
+    (preempt,) = [line for line in finetune if line.startswith("  by preempt:")]
+    assert preempt.endswith("still missing: retry at")
 
 
 def test_preemptor_queue_defaults_to_a_priority_above_every_job() -> None:
@@ -35,7 +35,7 @@ def test_preemptor_queue_defaults_to_a_priority_above_every_job() -> None:
         "priority": 126,
         "hypothetical": True,
         "pendingPods": 0,
-        "needed": 0,
+        "need": {"pods": 0},
     }
     # llama-sft's priority 100 is below 126 (finetune-7b's 75 is not): elastic and preempt-
     # protected until 12:02, so only its workers above min_available may go.
@@ -84,19 +84,22 @@ def plan_of(report: JSON, action: str) -> JSON:
 
 
 def test_the_plan_for_finetune_7b_reclaims_the_cheapest_victims_until_32_gpus_are_free() -> None:
-    """finetune-7b's four pending pods ask for 8 GPUs each; reclaim takes victims cheapest
-    first (Session.select) until 32 are free: the eighth, vit-pretrain, frees 16 and ends it."""
+    """finetune-7b's four pending pods ask for 8 GPUs each; reclaim takes tasks of the victims
+    cheapest first (Session.plan) until 32 are free: the eighth, vit-pretrain, gives the two
+    workers above its minimum (8 GPUs each) and ends it with 33. Nothing is missing: no retry."""
     report = run(["explain", "--preemptor", FINETUNE, "--now", EXAMPLE_INSTANT, "--output", "json"])
     plan = plan_of(report.report, "reclaim")
+    for victim in plan["victims"]:
+        assert victim.pop("unsavedWorkUnit") == "GPU-hours"  # every victim here holds GPUs
     assert plan == {
         "action": "reclaim",
-        "needed": 32.0,
-        "freed": 33.0,
-        "shortfall": 0.0,
+        "need": {"nvidia.com/gpu": 32.0},
+        "freed": {"nvidia.com/gpu": 33.0, "pods": 13},
+        "missing": {},
         "enough": True,
         # 0 + 1 + 2,400 + 7,200 + 14,400 + 16,200 + 43,200 + 57,600 GPU-seconds
         "unsavedWork": 141001.0,
-        "retryAt": "2026-11-22T12:20:00Z",
+        "retryAt": None,
         "victims": [
             {
                 "id": "batch/etl-hourly",
@@ -141,11 +144,14 @@ def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -
     """In its own queue only data-dedup (3 pods of 1) and bert-distill (2 pods of 2 GPUs) may
     go: 7 of 32, 25 missing; tokenizer-ablation's protection ends first, at 12:05."""
     report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
-    assert plan_of(report, "preempt") == {
+    plan = plan_of(report, "preempt")
+    for victim in plan["victims"]:
+        assert victim.pop("unsavedWorkUnit") == "GPU-hours"
+    assert plan == {
         "action": "preempt",
-        "needed": 32.0,
-        "freed": 7.0,
-        "shortfall": 25.0,
+        "need": {"nvidia.com/gpu": 32.0},
+        "freed": {"nvidia.com/gpu": 7.0, "pods": 5},
+        "missing": {"nvidia.com/gpu": 25.0},
         "enough": False,
         "unsavedWork": 4800.0,
         "retryAt": "2026-11-22T12:05:00Z",
@@ -163,8 +169,8 @@ def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -
         ],
     }
     assert [plan["action"] for plan in report["plans"]] == ["reclaim", "preempt"]
-    assert report["preemptor"]["needed"] == 32.0
-    assert report["retryAt"] == "2026-11-22T12:05:00Z"
+    assert report["preemptor"]["need"] == {"nvidia.com/gpu": 32.0}
+    assert report["retryAt"] is None  # reclaim alone frees what is needed
 
 
 def test_the_plan_moves_with_now() -> None:
@@ -178,13 +184,17 @@ def test_the_plan_moves_with_now() -> None:
         "nlp-team/tokenizer-ablation",
         "nlp-team/bert-distill",
     ]
-    assert (plan["freed"], plan["shortfall"], plan["retryAt"]) == (8.0, 24.0, None)
-    assert report["retryAt"] == "2026-11-22T12:20:00Z"  # reclaim: video-transcode's ends
+    assert (plan["freed"], plan["missing"], plan["retryAt"]) == (
+        {"nvidia.com/gpu": 8.0, "pods": 6},
+        {"nvidia.com/gpu": 24.0},
+        None,
+    )
+    assert report["retryAt"] is None  # reclaim frees what is needed
 
 
 def test_a_hypothetical_preemptor_has_no_plan() -> None:
     report = run(["explain", "--preemptor-queue", "sandbox-users", "--output", "json"]).report
-    assert (report["plans"], report["preemptor"]["needed"]) == ([], 0)
+    assert (report["plans"], report["preemptor"]["need"]) == ([], {"pods": 0})
     assert "Plan:" not in run(["explain", "--preemptor-queue", "sandbox-users"]).out
 
 
@@ -199,9 +209,10 @@ def test_a_running_preemptor_is_an_error_naming_it() -> None:
 
 def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command builds its report from the Session's answers, one call per question: each
-    job's own protection (whether now, until when, under which min-runtime), the preemptor's
-    decision on it, the evictable pods of each allowed victim, per action one ranking, one
-    selection and one retry time, and each queue's three min-runtimes."""
+    job's own protection, per action the verdicts of its victims in one call, one ranking and
+    one plan, and each queue's three min-runtimes; and the engine judges each victim once for
+    the preemptor (the ranking and the plan read the same verdicts)."""
+    from minruntime import _verdict
     from minruntime.session import Session
 
     calls: dict[str, int] = {}
@@ -215,19 +226,27 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
 
         monkeypatch.setattr(Session, name, wrapper)
 
-    names = ("explain", "evictable_tasks", "rank_victims", "select", "next_expiry")
+    names = ("verdicts", "rank_victims", "plan", "next_expiry", "verdict", "explain")
     others = ("is_eligible", "protection", "protected_until", "is_protected", "resolve")
-    for name in (*names, *others, "eligible_victims"):
+    for name in (*names, *others, "eligible_victims", "evictable_tasks"):
         counted(name)
+    judged: list[tuple[object, object]] = []
+    made = _verdict.Verdict.__init__
+
+    def judging(self: _verdict.Verdict, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        judged.append((self.preemptor.id, self.facts.id))
+
+    monkeypatch.setattr(_verdict.Verdict, "__init__", judging)
     report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
     allowed = sum(1 for job in report["jobs"] if job["decision"]["allowed"])
     assert (len(report["jobs"]), allowed) == (20, 11)
     assert calls == {
         "protection": 20,  # each running job's own protection from preempt
         "resolve": 27,  # each of the 9 queues: preempt, reclaim, reclaim from another tree
-        "explain": 20,  # the preemptor's verdict on each
-        "evictable_tasks": 11,
-        "rank_victims": 2,  # reclaim and preempt
-        "select": 2,
-        "next_expiry": 2,
+        "verdicts": 2,  # reclaim's victims and preempt's, each in one call
+        "rank_victims": 2,
+        "plan": 2,
     }
+    by_preemptor = [victim for preemptor, victim in judged if preemptor == "nlp-team/finetune-7b"]
+    assert sorted(by_preemptor) == sorted(job["id"] for job in report["jobs"])  # once each

@@ -304,6 +304,17 @@ def _amount(resources: Resources, unit: str) -> str:
     return f"{text} pod{'s' * (amount != 1)}"
 
 
+def _retry_line(report: Report) -> str:
+    """The last line: when the preemptor should ask again, or why it need not."""
+    covering = [str(entry.action) for entry in report.plans if entry.plan]
+    if covering:
+        return f"No retry: {covering[0]} frees what the pending pods need now."
+    retry = report.retry_at
+    if retry is not None:
+        return f"Retry at {iso(retry)}: the next protection that would free a victim ends then."
+    return "No protection ends that would free another victim: no retry time."
+
+
 def _plan_lines(report: Report) -> list[str]:
     """The plan: per action, which pods would go, in order, what that frees and loses."""
     pre = report.preemptor
@@ -425,15 +436,7 @@ def render_table(
         plan = _plan_lines(report)
         if plan:
             out.write("\n" + "\n".join(plan) + "\n")
-        retry = report.retry_at
-        notes.append(
-            textwrap.fill(
-                f"Retry at {iso(retry)}: the next protection that would free a victim ends then."
-                if retry is not None
-                else "No protection ends that would free another victim: no retry time.",
-                WIDTH,
-            )
-        )
+        notes.append(textwrap.fill(_retry_line(report), WIDTH))
     if notes:
         out.write("\n" + "\n".join(notes) + "\n")
 
