@@ -49,7 +49,7 @@ def test_wide_adds_the_queue_class_preemptibility_source_and_protection_kind() -
 def test_wide_adds_the_queue_action_preemptibility_pods_and_protection_kind_per_victim() -> None:
     lines = run(["explain", "--preemptor", FINETUNE, "-o", "wide"]).out.splitlines()
     assert cells(lines[6]) == [
-        "JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "GPU-H", "#", "QUEUE", "ACTION",
+        "JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "LOST", "#", "QUEUE", "ACTION",
         "PREEMPTIBLE", "PODS", "PROTECTED BY",
     ]  # fmt: skip
     rows = {cells(line)[0]: cells(line) for line in lines if line.startswith("  ")}
@@ -99,7 +99,7 @@ def test_no_headers_with_a_preemptor_leaves_out_the_details_plan_and_legend() ->
     lines = run(["explain", "--preemptor", FINETUNE, "--no-headers", "-o", "wide"]).out.splitlines()
     assert len(lines) == 20  # every running job (the preemptor, pending, is not one)
     assert cells(lines[0]) == [
-        "batch/etl-hourly", "yes", "eligible", "1h (company)", "no start", "0.00", "1",
+        "batch/etl-hourly", "yes", "eligible", "1h (company)", "no start", "0.00 GPU-h", "1",
         "prod-batch", "reclaim", "yes*", "2/2", "none",
     ]  # fmt: skip
     assert all(len(cells(line)) == 12 for line in lines)
@@ -260,13 +260,16 @@ def test_the_table_fits_a_hundred_columns_on_the_bundled_example() -> None:
 
 
 def test_the_plan_in_the_table() -> None:
+    """finetune-7b asks 32 GPUs: reclaim frees 33 of them (the last victim's two workers of 8
+    GPUs each), preempt 7, 25 missing until 12:05; the losses are the same GPU-seconds the
+    JSON plan gives, in GPU-hours."""
     lines = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
     start = lines.index(
-        "Plan: free 32 (what the 4 pending pods request: GPUs, else 1 a pod), cheapest victims "
-        "first:"
+        "Plan: free 32 GPUs (what the 4 pending pods need: the GPUs they request), cheapest "
+        "victims first:"
     )
     assert lines[start + 1 : start + 15] == [
-        "  by reclaim: 8 jobs, frees 33, loses 39.17 GPU-hours",
+        "  by reclaim: 8 jobs, frees 33 GPUs, loses 39.17 GPU-hours",
         "    1. batch/etl-hourly (0.00 GPU-h): etl-hourly-1, etl-hourly-0",
         "    2. users/carol-hpo-trial-17 (0.00 GPU-h): carol-hpo-trial-17-0",
         "    3. batch/video-transcode (0.67 GPU-h): video-transcode-2",
@@ -275,9 +278,9 @@ def test_the_plan_in_the_table() -> None:
         "    6. vision-team/segformer-eval (4.50 GPU-h): segformer-eval-1, segformer-eval-0",
         "    7. serving/sdxl-render (12.00 GPU-h): sdxl-render-1, sdxl-render-0",
         "    8. vision-team/vit-pretrain (16.00 GPU-h): vit-pretrain-worker-5, vit-pretrain-worker-4",
-        "  by preempt: 2 jobs, frees 7 of 32, loses 1.33 GPU-hours; 25 still missing: retry at "
-        "12:05:00, when",
-        "    the next protection ends",
+        "  by preempt: 2 jobs, frees 7 GPUs of 32 GPUs, loses 1.33 GPU-hours; 25 GPUs still "
+        "missing: retry at",
+        "    12:05:00, when the next protection ends",
         "    1. nlp-team/data-dedup (0.00 GPU-h): data-dedup-2, data-dedup-1, data-dedup-0",
         "    2. nlp-team/bert-distill (1.33 GPU-h): bert-distill-1, bert-distill-0",
         "",
@@ -290,15 +293,17 @@ def test_the_legend_explains_each_symbol_and_word_the_table_used() -> None:
         "deferred  allowed in part: only the pods listed as evictable may go (an elastic job "
         "protected at its"
     )
-    assert lines[start + 1 : start + 8] == [
+    assert lines[start + 1 :] == [
         "          minimum, or a semi-preemptible job above its core)",
         "no start  no start time: min-runtime does not protect the job",
         "ended     its min-runtime protection is over",
-        "GPU-H     the GPU-hours of work an eviction would lose (since the last checkpoint, else "
-        "the start)",
+        "LOST      the work an eviction would lose (since the last checkpoint, else the start): "
+        "of the pods",
+        "          that may go, or of all its pods where none may",
+        "GPU-h     GPU-hours: the pods that would go hold GPUs",
         "#         the order victims are taken in, per action (the cheapest first)",
         "-         (in #) refused: not in the order",
-        "Retry at 2026-11-22T12:05:00Z: the next protection that would free a victim ends then.",
+        "No retry: reclaim frees what the pending pods need now.",
     ]
 
 

@@ -49,7 +49,8 @@ MEANINGS: Final = {
     _ENDED: "its min-runtime protection is over",
     _NEVER: "never evicted by this action: a min-runtime of never, or non-preemptible",
     _NONE: "none at all: no priority class, or nothing protects the job now",
-    "LOST": "the work an eviction would lose (since the last checkpoint, else the start)",
+    "LOST": "the work an eviction would lose (since the last checkpoint, else the start): of "
+    "the pods that may go, or of all its pods where none may",
     "GPU-h": "GPU-hours: the pods that would go hold GPUs",
     "pod-h": "pod-hours: the pods that would go hold no GPU (each pod counts as one)",
     "#": "the order victims are taken in, per action (the cheapest first)",
@@ -230,7 +231,8 @@ def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]
                 _marked(str(decision.reason), used),
                 _from(decision, used),
                 _marked(_until_cell(decision, report.now), used),
-                _lost(verdict.unsaved_work, verdict.evictable, used),
+                # what the pods that may go would lose; a refused job's, all its pods'
+                _lost(verdict.unsaved_work, verdict.evictable or entry.job.job.tasks(), used),
                 _marked(_NOT_TAKEN, used) if verdict.rank is None else str(verdict.rank),
             ]
             if wide:
@@ -284,11 +286,9 @@ def _legend(used: set[str]) -> list[str]:
     return lines
 
 
-def _lost(seconds: float, tasks: tuple[TaskLike, ...], used: set[str] | None = None) -> str:
-    """Unsaved work with its unit: GPU-hours of GPU pods (``GPU-h``), else pod-hours
-    (``pod-h``); empty where nothing may go."""
-    if not tasks:
-        return ""
+def _lost(seconds: float, tasks: Sequence[TaskLike], used: set[str] | None = None) -> str:
+    """Unsaved work with its unit: GPU-hours where the pods hold GPUs (``GPU-h``), else
+    pod-hours (``pod-h``)."""
     unit = "GPU-h" if work_unit(tasks) == "GPU-hours" else "pod-h"
     if used is not None:
         used.add(unit)
