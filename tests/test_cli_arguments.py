@@ -125,7 +125,6 @@ def test_now_shows_in_the_table_header_and_moves_the_retry_line() -> None:
         "(research)",
         "ended",
         "0.17",  # GPU-hours: ten minutes since its start, one GPU
-        "GPU-h",
         "2",  # the second preempt victim, after data-dedup (never started: nothing lost)
     ]
     assert lines[lines.index(row) + 1] == "      evictable: tokenizer-ablation-0"

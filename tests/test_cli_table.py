@@ -49,7 +49,7 @@ def test_wide_adds_the_queue_class_preemptibility_source_and_protection_kind() -
 def test_wide_adds_the_queue_action_preemptibility_pods_and_protection_kind_per_victim() -> None:
     lines = run(["explain", "--preemptor", FINETUNE, "-o", "wide"]).out.splitlines()
     assert cells(lines[6]) == [
-        "JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "LOST", "#", "QUEUE", "ACTION",
+        "JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "GPU-H", "#", "QUEUE", "ACTION",
         "PREEMPTIBLE", "PODS", "PROTECTED BY",
     ]  # fmt: skip
     rows = {cells(line)[0]: cells(line) for line in lines if line.startswith("  ")}
@@ -99,7 +99,7 @@ def test_no_headers_with_a_preemptor_leaves_out_the_details_plan_and_legend() ->
     lines = run(["explain", "--preemptor", FINETUNE, "--no-headers", "-o", "wide"]).out.splitlines()
     assert len(lines) == 20  # every running job (the preemptor, pending, is not one)
     assert cells(lines[0]) == [
-        "batch/etl-hourly", "yes", "eligible", "1h (company)", "no start", "0.00 GPU-h", "1",
+        "batch/etl-hourly", "yes", "eligible", "1h (company)", "no start", "0.00", "1",
         "prod-batch", "reclaim", "yes*", "2/2", "none",
     ]  # fmt: skip
     assert all(len(cells(line)) == 12 for line in lines)
@@ -297,10 +297,9 @@ def test_the_legend_explains_each_symbol_and_word_the_table_used() -> None:
         "          minimum, or a semi-preemptible job above its core)",
         "no start  no start time: min-runtime does not protect the job",
         "ended     its min-runtime protection is over",
-        "LOST      the work an eviction would lose (since the last checkpoint, else the start): "
-        "of the pods",
-        "          that may go, or of all its pods where none may",
-        "GPU-h     GPU-hours: the pods that would go hold GPUs",
+        "GPU-H     the GPU-hours of work an eviction would lose (since the last checkpoint, else "
+        "the start):",
+        "          of the pods that may go, or of all its pods where none may",
         "#         the order victims are taken in, per action (the cheapest first)",
         "-         (in #) refused: not in the order",
         "No retry: reclaim frees what the pending pods need now.",

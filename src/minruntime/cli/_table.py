@@ -23,7 +23,7 @@ from minruntime.cli._report import JobEntry, Plan, Report, Verdict
 from minruntime.decisions import Plan as LibraryPlan
 from minruntime.decisions import ProtectionKind, ProtectionStatus, Resolution
 from minruntime.decisions import Verdict as LibraryVerdict
-from minruntime.jobs import Job, TaskLike
+from minruntime.jobs import Job
 from minruntime.kube import SnapshotJob
 from minruntime.preemptibility import Preemptibility, PreemptibilitySource
 from minruntime.queues import QueueTree
@@ -49,6 +49,10 @@ MEANINGS: Final = {
     _ENDED: "its min-runtime protection is over",
     _NEVER: "never evicted by this action: a min-runtime of never, or non-preemptible",
     _NONE: "none at all: no priority class, or nothing protects the job now",
+    "GPU-H": "the GPU-hours of work an eviction would lose (since the last checkpoint, else the "
+    "start): of the pods that may go, or of all its pods where none may",
+    "POD-H": "the pod-hours of work an eviction would lose (since the last checkpoint, else the "
+    "start; its pods hold no GPU): of the pods that may go, or of all its pods where none may",
     "LOST": "the work an eviction would lose (since the last checkpoint, else the start): of "
     "the pods that may go, or of all its pods where none may",
     "GPU-h": "GPU-hours: the pods that would go hold GPUs",
@@ -215,8 +219,22 @@ def _jobs_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
 
 
 def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
-    rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", "LOST", "#"]]
-    used.update(("LOST", "#"))
+    # the work each victim would lose, with its unit: the pods that may go, or (a refused
+    # job) all its pods; one unit for the whole table goes in the header, else in each cell
+    losses = {
+        entry.job.id: (
+            entry.verdict.unsaved_work,
+            work_unit(entry.verdict.evictable or entry.job.job.tasks()),
+        )
+        for entry in report.jobs
+        if entry.verdict is not None
+    }
+    units = {unit for _, unit in losses.values()}
+    header = (
+        {"GPU-hours": "GPU-H", "pod-hours": "POD-H"}[units.pop()] if len(units) == 1 else "LOST"
+    )
+    rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", header, "#"]]
+    used.update((header, "#"))
     if wide:
         rows[0] += ["QUEUE", "ACTION", "PREEMPTIBLE", "PODS", "PROTECTED BY"]
     for queue, jobs in _by_queue(report):
@@ -231,8 +249,7 @@ def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]
                 _marked(str(decision.reason), used),
                 _from(decision, used),
                 _marked(_until_cell(decision, report.now), used),
-                # what the pods that may go would lose; a refused job's, all its pods'
-                _lost(verdict.unsaved_work, verdict.evictable or entry.job.job.tasks(), used),
+                _lost(*losses[entry.job.id], used if header == "LOST" else None),
                 _marked(_NOT_TAKEN, used) if verdict.rank is None else str(verdict.rank),
             ]
             if wide:
@@ -286,13 +303,14 @@ def _legend(used: set[str]) -> list[str]:
     return lines
 
 
-def _lost(seconds: float, tasks: Sequence[TaskLike], used: set[str] | None = None) -> str:
-    """Unsaved work with its unit: GPU-hours where the pods hold GPUs (``GPU-h``), else
-    pod-hours (``pod-h``)."""
-    unit = "GPU-h" if work_unit(tasks) == "GPU-hours" else "pod-h"
-    if used is not None:
-        used.add(unit)
-    return f"{work_hours(seconds)} {unit}"
+def _lost(seconds: float, unit: str, used: set[str] | None = None) -> str:
+    """Unsaved work in hours; with ``used`` (a table of mixed units), with its unit: ``GPU-h``
+    where the pods hold GPUs, else ``pod-h``."""
+    if used is None:
+        return work_hours(seconds)
+    short = "GPU-h" if unit == "GPU-hours" else "pod-h"
+    used.add(short)
+    return f"{work_hours(seconds)} {short}"
 
 
 def _amount(resources: Resources, unit: str) -> str:
@@ -342,7 +360,10 @@ def _one_plan(entry: Plan, unit: str, now: datetime) -> list[str]:
         if plan
         else f"frees {_amount(plan.freed, unit)} of {_amount(plan.need, unit)}"
     )
-    losses = [_lost(lost, tasks) for tasks, lost in zip(plan.tasks, plan.losses, strict=True)]
+    losses = [
+        _lost(lost, work_unit(tasks), set())
+        for tasks, lost in zip(plan.tasks, plan.losses, strict=True)
+    ]
     head = f"  by {entry.action}: {count} job{'s' * (count != 1)}, {outcome}"
     if losses:
         head += f", loses {_sum_lost(plan)}"
