@@ -470,7 +470,7 @@ def bench_scaling(scale: int, rng: random.Random) -> None:
         ) -> None:
             session = Session(queue_tree, Config(), NOW)  # one session: every pair new to it
             for p, v in pairs:
-                session.reclaim_min_runtime(p, v)
+                session.resolve("reclaim", p, v)
 
         seconds = best(cold_pairs, 1)
         build = best(lambda count=count: QueueTree(make_queues(count, 50, random.Random(1))), 1)
@@ -489,7 +489,7 @@ def bench_scaling(scale: int, rng: random.Random) -> None:
         def cold(chains: QueueTree = chains, pairs: list[tuple[str, str]] = pairs) -> None:
             session = Session(chains, Config(), NOW)
             for p, v in pairs:
-                session.reclaim_min_runtime(p, v)
+                session.resolve("reclaim", p, v)
 
         seconds = best(cold, 1)
         scaling["depth"].append({"depth": depth, "ns_per_cold_pair": seconds / len(pairs) * 1e9})

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from tests.world import PUBLIC_MODULES
+from tests.world import CYCLE, PUBLIC_MODULES, SESSION
 
 import minruntime
 
@@ -71,6 +71,14 @@ PUBLIC = {
     "stamp_start_time": "minruntime.starttime",
 }
 """Every name of the facade and the public module that defines it (``None``: a constant)."""
+
+
+def test_the_session_and_the_cycle_answer_exactly_the_pinned_questions() -> None:
+    def public(cls: type) -> list[str]:
+        return sorted(name for name in dir(cls) if not name.startswith("_"))
+
+    assert public(minruntime.Session) == SESSION
+    assert public(minruntime.Cycle) == CYCLE
 
 
 def test_the_facade_is_exactly_the_pinned_names() -> None:

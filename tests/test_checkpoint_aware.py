@@ -25,9 +25,8 @@ from minruntime import (
     Config,
     InvalidConfiguration,
     InvalidDuration,
-    InvalidJob,
-    InvalidResources,
     InvalidQueueTree,
+    InvalidResources,
     InvalidTimestamp,
     Job,
     MinRuntime,
@@ -649,7 +648,7 @@ def test_a_task_holds_one_pod_by_default_and_shows_its_resources_in_repr() -> No
 @pytest.mark.parametrize("amount", [-1, float("nan"), True, "8", float("inf")])
 def test_a_bad_resource_amount_is_an_error_naming_the_task_and_value(amount: object) -> None:
     with pytest.raises(InvalidResources) as caught:
-        Task("t", resources={"nvidia.com/gpu": amount})
+        Task("t", resources={"nvidia.com/gpu": amount})  # type: ignore[dict-item]
     assert str(caught.value) == (
         f"Task 't' resources 'nvidia.com/gpu': expected a finite number >= 0, got {amount!r}"
     )

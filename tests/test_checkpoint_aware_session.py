@@ -37,7 +37,6 @@ from minruntime import (
     FOREVER,
     Action,
     Config,
-    Verdict,
     Failure,
     FailureKind,
     Job,
@@ -49,6 +48,7 @@ from minruntime import (
     QueueTree,
     Reason,
     Session,
+    Verdict,
 )
 from minruntime._resolution import Resolver
 from minruntime.kube import (
@@ -67,7 +67,7 @@ PREEMPT = Action.PREEMPT
 
 def explained(minutes: float, job: Job, action: Action = RECLAIM) -> Verdict:
     preemptor = RECLAIMER if action is RECLAIM else PREEMPTOR
-    return session_at(minutes).explain(action, preemptor, job)
+    return session_at(minutes).verdict(action, preemptor, job)
 
 
 # -- checkpoint grace ----------------------------------------------------------------------------
@@ -75,10 +75,10 @@ def explained(minutes: float, job: Job, action: Action = RECLAIM) -> Verdict:
 
 def test_grace_refuses_a_victim_whose_next_checkpoint_is_due_within_it() -> None:
     current = session_at(35)
-    assert not current.is_eligible(RECLAIM, RECLAIMER, CHECKPOINTING)
-    assert current.is_protected(RECLAIM, RECLAIMER, CHECKPOINTING)
-    assert current.protected_until(RECLAIM, RECLAIMER, CHECKPOINTING) == at(45)
-    decision = current.explain(RECLAIM, RECLAIMER, CHECKPOINTING)
+    assert not current.verdict(RECLAIM, RECLAIMER, CHECKPOINTING).allowed
+    assert current.protection(RECLAIM, RECLAIMER, CHECKPOINTING).protected
+    assert current.protection(RECLAIM, RECLAIMER, CHECKPOINTING).protected_until == at(45)
+    decision = current.verdict(RECLAIM, RECLAIMER, CHECKPOINTING)
     assert decision.reason is Reason.CHECKPOINT_GRACE
     assert not decision.allowed
     assert decision.protected_by == ProtectionKind.CHECKPOINT_GRACE
@@ -162,7 +162,7 @@ def test_no_grace_where_it_resolves_to_zero() -> None:
         ]
     )
     job = victim("ckpt", checkpoint_interval="45m")
-    decision = session_at(44, tree).explain(RECLAIM, Job("rec", "b", priority=100), job)
+    decision = session_at(44, tree).verdict(RECLAIM, Job("rec", "b", priority=100), job)
     assert decision.reason is Reason.ELIGIBLE
 
 
@@ -195,15 +195,15 @@ def test_grace_is_resolved_like_the_min_runtime_by_lca() -> None:
     from_leaf2 = Job("p2", "leaf2", priority=100)
     outside = Job("p3", "B", priority=100)
     # from leaf2 the LCA is C: step down to leaf1 (0s); from B the victim's step is C: walk up to B
-    assert session_at(40, tree).explain(RECLAIM, from_leaf2, job).reason is Reason.ELIGIBLE
-    assert session_at(40, tree).explain(RECLAIM, outside, job).reason is Reason.CHECKPOINT_GRACE
+    assert session_at(40, tree).verdict(RECLAIM, from_leaf2, job).reason is Reason.ELIGIBLE
+    assert session_at(40, tree).verdict(RECLAIM, outside, job).reason is Reason.CHECKPOINT_GRACE
 
 
 def test_grace_from_the_node_pool_default() -> None:
     tree = QueueTree([Queue("a"), Queue("b")])
     settings = Config(protections=ProtectionSettings(reclaim_checkpoint_grace="10m"))
     job = victim("ckpt", checkpoint_interval="45m")
-    decision = session_at(35, tree, settings).explain(RECLAIM, RECLAIMER, job)
+    decision = session_at(35, tree, settings).verdict(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.CHECKPOINT_GRACE, at(45))
     assert str(decision) == (
         "reclaim of 'ckpt' by 'rec': refused: min-runtime 0s from the node-pool default is over, "
@@ -247,7 +247,7 @@ def test_budget_sentence_and_preempt() -> None:
     )
     job = attrs.evolve(THRASHED, queue="budget")
     own = Job("pre-b", "budget", priority=100)
-    assert session_at(26).explain(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
+    assert session_at(26).verdict(PREEMPT, own, job).reason is Reason.EVICTION_BUDGET
 
 
 def test_the_min_runtime_is_named_when_it_protects_longer_than_the_budget() -> None:
@@ -268,7 +268,7 @@ def test_evictions_below_the_budget_do_not_protect() -> None:
 def test_a_bare_count_at_the_max_protects_for_good() -> None:
     job = victim("counted", "budget", start=-60, evictions=2)
     current = session_at(0)
-    decision = current.explain(RECLAIM, RECLAIMER, job)
+    decision = current.verdict(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, FOREVER)
     assert str(decision) == (
         "reclaim of 'counted' by 'rec': refused: its eviction budget is spent: protected until "
@@ -299,7 +299,7 @@ def test_the_budget_walks_up_from_the_victims_queue_and_needs_no_grace() -> None
         ]
     )
     job = victim("evicted", evictions=[at(-30)])
-    decision = session_at(0, tree).explain(RECLAIM, RECLAIMER, job)
+    decision = session_at(0, tree).verdict(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_until) == (Reason.EVICTION_BUDGET, at(90))
 
 
@@ -326,13 +326,13 @@ def test_the_min_runtime_filter_refuses_a_victim_a_section_16_protection_holds(
 ) -> None:
     # the queue's min-runtime (30m) is over in each case: only the section 16 protection holds
     current = session_at(minutes)
-    assert current.explain(RECLAIM, RECLAIMER, job).protected_by is kind
-    assert current.is_protected(RECLAIM, RECLAIMER, job) is True
-    assert current.is_eligible(RECLAIM, RECLAIMER, job) is False
-    assert current.min_runtime_filter(RECLAIM, RECLAIMER, job) is False
+    assert current.verdict(RECLAIM, RECLAIMER, job).protected_by is kind
+    assert current.protection(RECLAIM, RECLAIMER, job).protected is True
+    assert current.verdict(RECLAIM, RECLAIMER, job).allowed is False
+    assert current.verdict(RECLAIM, RECLAIMER, job).min_runtime_filter is False
     later = session_at(minutes + 60)
     if kind is not ProtectionKind.EVICTION_BUDGET:  # a budget of zero holds for good
-        assert later.min_runtime_filter(RECLAIM, RECLAIMER, job) is True
+        assert later.verdict(RECLAIM, RECLAIMER, job).min_runtime_filter is True
 
 
 # -- per-job request -----------------------------------------------------------------------------
@@ -396,7 +396,7 @@ def test_a_request_with_no_cap_anywhere_is_ignored_with_a_note() -> None:
         ]
     )
     job = victim("patient", requested_min_runtime="3h")
-    decision = session_at(30, tree).explain(RECLAIM, RECLAIMER, job)
+    decision = session_at(30, tree).verdict(RECLAIM, RECLAIMER, job)
     assert decision.reason is Reason.ELIGIBLE
     assert decision.notes == ("the job requested 3h: no effect (cap 0s from the default)",)
 
@@ -423,15 +423,15 @@ def test_a_task_order_key_chooses_the_tasks_whose_unsaved_work_explain_counts() 
     keyed = Session(
         CHECKPOINT_TREE, Config(), at(35), task_order=lambda task: weights[str(task.id)]
     )
-    decision = keyed.explain(RECLAIM, RECLAIMER, ELASTIC)
-    evictable = keyed.evictable_tasks(RECLAIM, RECLAIMER, ELASTIC)
+    decision = keyed.verdict(RECLAIM, RECLAIMER, ELASTIC)
+    evictable = keyed.verdict(RECLAIM, RECLAIMER, ELASTIC).tasks
     assert [task.id for task in evictable] == ["elastic-0", "elastic-1"]
     assert decision.unsaved_work == 35 * 60 * 10.0 == keyed.unsaved_work(ELASTIC, evictable)
 
 
 def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
     current = session_at(35)
-    decision = current.explain(RECLAIM, RECLAIMER, ELASTIC)
+    decision = current.verdict(RECLAIM, RECLAIMER, ELASTIC)
     assert (decision.reason, decision.allowed) == (Reason.DEFERRED, True)
     assert (decision.protected_by, decision.protected_until) == (
         ProtectionKind.CHECKPOINT_GRACE,
@@ -443,7 +443,7 @@ def test_an_elastic_victim_in_its_grace_is_deferred() -> None:
         "2026-01-01T00:45:00Z): only tasks above min_available may be evicted; unsaved work 6300"
         "; checkpoint grace 10m from queue 'org'"
     )
-    assert [task.id for task in current.evictable_tasks(RECLAIM, RECLAIMER, ELASTIC)] == [
+    assert [task.id for task in current.verdict(RECLAIM, RECLAIMER, ELASTIC).tasks] == [
         "elastic-2",
         "elastic-1",
     ]
@@ -488,7 +488,7 @@ def test_a_non_elastic_victim_in_its_grace_fails_validation() -> None:
 def test_an_elastic_victim_with_a_spent_budget_is_deferred_and_validated() -> None:
     job = victim("elastic", "budget", start=-60, weights=(1, 1), min_available=1, evictions=3)
     current = session_at(0)
-    decision = current.explain(RECLAIM, RECLAIMER, job)
+    decision = current.verdict(RECLAIM, RECLAIMER, job)
     assert (decision.reason, decision.protected_by) == (
         Reason.DEFERRED,
         ProtectionKind.EVICTION_BUDGET,
@@ -635,12 +635,12 @@ def test_a_snapshot_with_the_annotations_gives_checkpoint_aware_decisions() -> N
     snapshot = read_snapshot(SNAPSHOT)
     jobs_by_name = {job.name: job.job for job in snapshot.jobs}
     current = Session(snapshot.tree, snapshot.config, at(35))
-    train = current.explain(RECLAIM, RECLAIMER, jobs_by_name["train"])
+    train = current.verdict(RECLAIM, RECLAIMER, jobs_by_name["train"])
     assert (train.reason, train.protected_until) == (Reason.CHECKPOINT_GRACE, at(40))
     assert train.unsaved_work == 25 * 60 * 12.0  # 8 GPUs + a weight of 4
-    flaky = current.explain(RECLAIM, RECLAIMER, jobs_by_name["flaky"])
+    flaky = current.verdict(RECLAIM, RECLAIMER, jobs_by_name["flaky"])
     assert (flaky.reason, flaky.protected_until) == (Reason.EVICTION_BUDGET, at(40))
-    patient = current.explain(RECLAIM, RECLAIMER, jobs_by_name["patient"])
+    patient = current.verdict(RECLAIM, RECLAIMER, jobs_by_name["patient"])
     assert (patient.reason, patient.protected_until) == (Reason.PROTECTED, at(50))
     assert patient.notes == (
         "the job requested 1h: effective min-runtime 1h (cap 2h from queue 'org')",
@@ -699,13 +699,17 @@ def assert_same_decisions(
                 assert got == expected
             else:
                 assert without_request_notes(got) == without_request_notes(expected)
-            assert other.is_eligible(action, preemptor, job) == expected.allowed
-            assert other.is_protected(action, preemptor, job) == plain.is_protected(
-                action, preemptor, job
+            assert other.verdict(action, preemptor, job).allowed == expected.allowed
+            assert (
+                other.protection(action, preemptor, job).protected
+                == plain.protection(action, preemptor, job).protected
             )
-            assert other.protected_until(action, preemptor, job) == expected.protected_until
-            assert other.evictable_tasks(action, preemptor, job) == plain.evictable_tasks(
-                action, preemptor, job
+            assert (
+                other.protection(action, preemptor, job).protected_until == expected.protected_until
+            )
+            assert (
+                other.verdict(action, preemptor, job).tasks
+                == plain.verdict(action, preemptor, job).tasks
             )
             evictions = {job: [task.id for task in job.tasks()]}
             assert other.validate(action, preemptor, evictions) == plain.validate(
@@ -846,7 +850,7 @@ def test_grace_never_holds_a_preemptor_past_now_plus_grace(
     current = Session(tree, settings, now)
     resolver = Resolver(tree, settings)
     for job in victims:
-        decision = current.explain(action, preemptor, job)
+        decision = current.verdict(action, preemptor, job)
         if decision.protected_by != ProtectionKind.CHECKPOINT_GRACE:
             continue
         grace = resolver.settings(action, preemptor.queue, job.queue).grace.to_timedelta()
@@ -894,7 +898,7 @@ def test_a_job_is_never_evicted_beyond_its_budget(
     now = at(0)
     for step in steps:
         current = Session(tree, Config(), now)
-        if current.is_eligible(RECLAIM, preemptor, job):
+        if current.verdict(RECLAIM, preemptor, job).allowed:
             history.append(now)
             evictions: tuple[datetime, ...] | int = len(history) if count_only else tuple(history)
             job = attrs.evolve(
@@ -903,7 +907,7 @@ def test_a_job_is_never_evicted_beyond_its_budget(
                 inputs=attrs.evolve(job.inputs or JobInputs(), evictions=evictions),
             )
         else:
-            assert current.explain(RECLAIM, preemptor, job).reason in (
+            assert current.verdict(RECLAIM, preemptor, job).reason in (
                 Reason.PROTECTED,
                 Reason.EVICTION_BUDGET,
                 Reason.CHECKPOINT_GRACE,
@@ -999,7 +1003,7 @@ def test_the_filter_passes_a_whole_victim_iff_it_is_not_protected(
     """Law: for a victim that is neither elastic nor semi-preemptible, the min-runtime filter
     passes iff the victim is not protected, whatever section 16 settings are drawn."""
     current, action, preemptor, job = case
-    protected = current.is_protected(action, preemptor, job)
-    kind = current.explain(action, preemptor, job).protected_by
+    protected = current.protection(action, preemptor, job).protected
+    kind = current.verdict(action, preemptor, job).protected_by
     event(f"protected by {kind}" if protected else "free")
-    assert current.min_runtime_filter(action, preemptor, job) is (not protected)
+    assert current.verdict(action, preemptor, job).min_runtime_filter is (not protected)

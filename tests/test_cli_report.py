@@ -7,7 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.world import CHAT_API, EXAMPLE_INSTANT, FINETUNE, JSON, assert_error, decision_of, run
+from tests.world import (
+    CHAT_API,
+    EXAMPLE_INSTANT,
+    FINETUNE,
+    JSON,
+    SESSION,
+    assert_error,
+    decision_of,
+    run,
+)
 
 
 def test_the_retry_line_says_no_retry_where_an_action_frees_what_is_needed() -> None:
@@ -226,16 +235,15 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
 
         monkeypatch.setattr(Session, name, wrapper)
 
-    names = ("verdicts", "rank_victims", "plan", "next_expiry", "verdict", "explain")
-    others = ("is_eligible", "protection", "protected_until", "is_protected", "resolve")
-    for name in (*names, *others, "eligible_victims", "evictable_tasks"):
-        counted(name)
-    judged: list[tuple[object, object]] = []
+    for name in SESSION:
+        if callable(getattr(Session, name)):
+            counted(name)
+    judged: list[tuple[str, str]] = []
     made = _verdict.Verdict.__init__
 
     def judging(self: _verdict.Verdict, *args: Any, **kwargs: Any) -> None:
         made(self, *args, **kwargs)
-        judged.append((self.preemptor.id, self.facts.id))
+        judged.append((str(self.preemptor.id), str(self.facts.id)))
 
     monkeypatch.setattr(_verdict.Verdict, "__init__", judging)
     report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report

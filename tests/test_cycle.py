@@ -237,7 +237,11 @@ def test_plan_takes_the_cheapest_victims_until_the_need_is_covered() -> None:
     chosen = session.plan("reclaim", Job("p", "b"), running, {GPU: 5})
     assert [v.id for v in chosen.victims] == ["new-small", "mid"]
     assert [[t.id for t in tasks] for tasks in chosen.tasks] == [["new-small-0"], ["mid-0"]]
-    assert (chosen.freed, chosen.missing, bool(chosen)) == ({GPU: 5, "pods": 2}, {}, True)
+    assert (dict(chosen.freed), dict(chosen.missing), bool(chosen)) == (
+        {GPU: 5, "pods": 2},
+        {},
+        True,
+    )
     assert (chosen.lost, chosen.losses) == (60.0 + 60 * 60 * 4.0, (60.0, 60 * 60 * 4.0))
     assert chosen.retry is None
 
@@ -247,7 +251,7 @@ def test_plan_says_what_is_missing_when_every_victim_is_not_enough() -> None:
     running = [job("one", "a", 60, weight=2), job("two", "a", 30, weight=3)]
     chosen = session.plan("reclaim", Job("p", "b"), running, {GPU: 10})
     assert [v.id for v in chosen.victims] == ["two", "one"]
-    assert (chosen.freed[GPU], chosen.missing, bool(chosen), len(chosen)) == (
+    assert (chosen.freed[GPU], dict(chosen.missing), bool(chosen), len(chosen)) == (
         5.0,
         {GPU: 5.0},
         False,
@@ -259,7 +263,13 @@ def test_plan_says_what_is_missing_when_every_victim_is_not_enough() -> None:
 def test_a_plan_for_nothing_takes_nothing_and_covers_it() -> None:
     session = Session(QueueTree([Queue("a"), Queue("b")]), Config(), NOW)
     chosen = session.plan("reclaim", Job("p", "b"), [job("one", "a", 60)], {GPU: 0})
-    assert (chosen.victims, chosen.tasks, chosen.freed, chosen.missing, chosen.lost) == (
+    assert (
+        chosen.victims,
+        chosen.tasks,
+        dict(chosen.freed),
+        dict(chosen.missing),
+        chosen.lost,
+    ) == (
         (),
         (),
         {},
@@ -277,8 +287,8 @@ def test_a_plan_takes_only_what_may_go_of_a_protected_elastic_victim() -> None:
     assert [[t.id for t in tasks] for tasks in chosen.tasks] == [
         ["elastic-3", "elastic-2", "elastic-1"]
     ]
-    assert chosen.freed == {GPU: 6.0, "pods": 3}
-    assert chosen.missing == {GPU: 94.0}
+    assert dict(chosen.freed) == {GPU: 6.0, "pods": 3}
+    assert dict(chosen.missing) == {GPU: 94.0}
     assert chosen.retry == NOW + timedelta(minutes=55)  # its protection ends then
 
 
@@ -289,9 +299,9 @@ def test_cycle_plan_equals_session_plan_over_the_running_jobs() -> None:
     direct = session.plan("reclaim", pending, RUNNING, {GPU: 2})
     assert [v.id for v in via_cycle.victims] == [v.id for v in direct.victims]
     assert via_cycle.tasks == direct.tasks
-    assert (via_cycle.freed, via_cycle.missing, via_cycle.lost) == (
-        direct.freed,
-        direct.missing,
+    assert (dict(via_cycle.freed), dict(via_cycle.missing), via_cycle.lost) == (
+        dict(direct.freed),
+        dict(direct.missing),
         direct.lost,
     )
     # the unstarted job has no unsaved work; the elastic one gives one task above its minimum

@@ -14,12 +14,12 @@ from minruntime import (
     FOREVER,
     Action,
     Config,
-    Verdict,
     Job,
     MinRuntime,
     Preemptibility,
     ProtectionKind,
     Reason,
+    Verdict,
 )
 from minruntime.testing import Situation, situations
 
@@ -51,7 +51,7 @@ def test_a_reason_prints_as_its_value() -> None:
 
 
 def test_explain_protected() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
     assert decision == Verdict(
         action=Action.PREEMPT,
         preemptor="pre",
@@ -68,7 +68,7 @@ def test_explain_protected() -> None:
         protected_by=ProtectionKind.MIN_RUNTIME,
         tasks=(),
         unsaved_work=300.0,  # refused: what evicting its one active task would lose, 5 minutes
-        rank_key=(300.0, 10, 0, -(RECENT.timestamp() * 10**9)),
+        rank_key=(300.0, 10, 0, -int(RECENT.timestamp()) * 10**9),
         min_runtime_filter=False,
     )
     assert bool(decision) is False
@@ -79,7 +79,7 @@ def test_explain_protected() -> None:
 
 
 def test_explain_never() -> None:
-    decision = session().explain(Action.RECLAIM, RECLAIMER, job("v", "vault"))
+    decision = session().verdict(Action.RECLAIM, RECLAIMER, job("v", "vault"))
     assert (decision.reason, decision.allowed) == (Reason.NEVER, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime.NEVER, "vault")
     assert decision.protected_until == FOREVER
@@ -91,7 +91,7 @@ def test_explain_never() -> None:
 
 
 def test_explain_never_without_a_start_time() -> None:
-    decision = session().explain(Action.RECLAIM, RECLAIMER, job("v", "vault", start=None))
+    decision = session().verdict(Action.RECLAIM, RECLAIMER, job("v", "vault", start=None))
     assert (decision.reason, decision.protected_until, decision.start_time) == (
         Reason.NEVER,
         FOREVER,
@@ -101,7 +101,7 @@ def test_explain_never_without_a_start_time() -> None:
 
 def test_explain_deferred_for_a_protected_elastic_victim() -> None:
     victim = job(start=RECENT, statuses=("Running",) * 3)
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, victim)
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert (decision.reason, decision.allowed, bool(decision)) == (Reason.DEFERRED, True, True)
     assert (decision.min_runtime, decision.source) == (MinRuntime("10m"), "a")
     assert decision.protected_until == NOW + timedelta(minutes=5)
@@ -114,7 +114,7 @@ def test_explain_deferred_for_a_protected_elastic_victim() -> None:
 
 def test_explain_deferred_for_a_semi_preemptible_victim() -> None:
     victim = job(preemptibility="semi-preemptible", statuses=("Running",) * 2)
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, victim)
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert (decision.reason, decision.allowed) == (Reason.DEFERRED, True)
     assert decision.preemptibility is Preemptibility.SEMI_PREEMPTIBLE
     assert (decision.min_runtime, decision.source) == (MinRuntime("10m"), "a")
@@ -126,7 +126,7 @@ def test_explain_deferred_for_a_semi_preemptible_victim() -> None:
 
 
 def test_explain_eligible() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job())
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job())
     assert (decision.reason, decision.allowed) == (Reason.ELIGIBLE, True)
     assert (decision.min_runtime, decision.source) == (MinRuntime("10m"), "a")
     assert decision.protected_until == LONG_AGO + timedelta(minutes=10)
@@ -137,7 +137,7 @@ def test_explain_eligible() -> None:
 
 
 def test_explain_eligible_without_a_start_time() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job(start=None))
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job(start=None))
     assert (decision.reason, decision.start_time, decision.protected_until) == (
         Reason.ELIGIBLE,
         None,
@@ -151,7 +151,7 @@ def test_explain_eligible_without_a_start_time() -> None:
 
 def test_explain_eligible_with_the_node_pool_default() -> None:
     preemptor = Job("pre-b", "b", priority=100)
-    decision = session().explain(Action.PREEMPT, preemptor, job("v", "b"))
+    decision = session().verdict(Action.PREEMPT, preemptor, job("v", "b"))
     assert (decision.reason, decision.min_runtime, decision.source) == (
         Reason.ELIGIBLE,
         MinRuntime.ZERO,
@@ -166,7 +166,7 @@ def test_explain_eligible_with_the_node_pool_default() -> None:
 
 def test_explain_non_preemptible() -> None:
     victim = job(preemptibility="non-preemptible")
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, victim)
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert (decision.reason, decision.allowed) == (Reason.NON_PREEMPTIBLE, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime("10m"), "a")
     assert decision.protected_until == LONG_AGO + timedelta(minutes=10)
@@ -176,7 +176,7 @@ def test_explain_non_preemptible() -> None:
 
 def test_explain_non_preemptible_for_a_semi_preemptible_victim_without_surplus() -> None:
     victim = job(preemptibility="semi-preemptible", min_available=2, statuses=("Running",) * 2)
-    decision = session().explain(Action.RECLAIM, RECLAIMER, victim)
+    decision = session().verdict(Action.RECLAIM, RECLAIMER, victim)
     assert (decision.reason, decision.allowed) == (Reason.NON_PREEMPTIBLE, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime("30m"), "org")
     assert decision.protected_until == LONG_AGO + timedelta(minutes=30)
@@ -187,7 +187,7 @@ def test_explain_non_preemptible_for_a_semi_preemptible_victim_without_surplus()
 
 
 def test_explain_same_queue() -> None:
-    decision = session().explain(Action.RECLAIM, RECLAIMER, job("v", "b"))
+    decision = session().verdict(Action.RECLAIM, RECLAIMER, job("v", "b"))
     assert (decision.reason, decision.allowed) == (Reason.SAME_QUEUE, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime("30m"), "org")
     assert decision.protected_until == LONG_AGO + timedelta(minutes=30)
@@ -198,7 +198,7 @@ def test_explain_same_queue() -> None:
 
 def test_explain_same_job() -> None:
     running = job("v")
-    decision = session().explain(Action.PREEMPT, running, running)
+    decision = session().verdict(Action.PREEMPT, running, running)
     assert (decision.reason, decision.allowed) == (Reason.SAME_JOB, False)
     assert (decision.preemptor, decision.victim) == ("v", "v")
     assert (decision.min_runtime, decision.source) == (MinRuntime("10m"), "a")
@@ -207,7 +207,7 @@ def test_explain_same_job() -> None:
 
 def test_explain_unknown_victim_queue() -> None:
     config = Config(default_reclaim_min_runtime="7m")
-    decision = session(config=config).explain(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
+    decision = session(config=config).verdict(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
     assert (decision.reason, decision.allowed) == (Reason.UNKNOWN_VICTIM_QUEUE, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime("7m"), None)
     assert decision.protected_until == LONG_AGO + timedelta(minutes=7)
@@ -218,7 +218,7 @@ def test_explain_unknown_victim_queue() -> None:
 
 
 def test_explain_different_queue() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job("v", "b"))
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job("v", "b"))
     assert (decision.reason, decision.allowed) == (Reason.DIFFERENT_QUEUE, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime.ZERO, None)
     assert decision.protected_until == LONG_AGO
@@ -229,7 +229,7 @@ def test_explain_different_queue() -> None:
 
 
 def test_explain_not_lower_priority() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job(priority=100, start=None))
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job(priority=100, start=None))
     assert (decision.reason, decision.allowed) == (Reason.NOT_LOWER_PRIORITY, False)
     assert (decision.min_runtime, decision.source, decision.protected_until) == (
         MinRuntime("10m"),
@@ -243,7 +243,7 @@ def test_explain_not_lower_priority() -> None:
 
 def test_explain_no_active_task() -> None:
     victim = job(statuses=("Pending", "Succeeded"))
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, victim)
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert (decision.reason, decision.allowed) == (Reason.NO_ACTIVE_TASK, False)
     assert (decision.min_runtime, decision.source) == (MinRuntime("10m"), "a")
     assert str(decision) == "preempt of 'v' by 'pre': refused: the victim has no active task"
@@ -253,7 +253,7 @@ def test_explain_no_active_task() -> None:
 
 
 def test_explain_notes_the_legacy_priority_rule() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job(preemptibility=None))
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job(preemptibility=None))
     assert decision.notes == ("preemptible by the legacy priority rule (10 < 100)",)
     assert str(decision) == (
         "preempt of 'v' by 'pre': allowed: min-runtime 10m from queue 'a': "
@@ -264,7 +264,7 @@ def test_explain_notes_the_legacy_priority_rule() -> None:
 
 def test_explain_notes_a_legacy_non_preemptible_victim() -> None:
     preemptor = Job("pre", "a", priority=300)
-    decision = session().explain(Action.PREEMPT, preemptor, job(priority=150, preemptibility=None))
+    decision = session().verdict(Action.PREEMPT, preemptor, job(priority=150, preemptibility=None))
     assert decision.reason is Reason.NON_PREEMPTIBLE
     assert str(decision) == (
         "preempt of 'v' by 'pre': refused: the victim is non-preemptible; "
@@ -274,7 +274,7 @@ def test_explain_notes_a_legacy_non_preemptible_victim() -> None:
 
 def test_explain_notes_an_unknown_preemptor_queue() -> None:
     preemptor = Job("pre", "ghost", priority=100)
-    decision = session().explain(Action.RECLAIM, preemptor, job())
+    decision = session().verdict(Action.RECLAIM, preemptor, job())
     assert (decision.reason, decision.min_runtime, decision.source) == (
         Reason.ELIGIBLE,
         MinRuntime.ZERO,
@@ -291,7 +291,7 @@ def test_explain_notes_an_unknown_preemptor_queue() -> None:
 
 
 def test_a_decision_is_immutable() -> None:
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, job())
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, job())
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         decision.allowed = False  # type: ignore[misc]
     assert decision.allowed is True
@@ -299,14 +299,14 @@ def test_a_decision_is_immutable() -> None:
 
 def test_explain_counts_in_the_session_stats() -> None:
     s = session()
-    s.explain(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
-    s.explain(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
-    s.explain(Action.PREEMPT, PREEMPTOR, job("v", "b"))
+    s.verdict(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
+    s.verdict(Action.PREEMPT, PREEMPTOR, job(start=RECENT))
+    s.verdict(Action.PREEMPT, PREEMPTOR, job("v", "b"))
     assert s.stats().decisions == {"protected": 2, "different-queue": 1}
 
 
 def test_explain_takes_the_action_by_name_and_reports_the_sessions_now() -> None:
-    decision = session().explain("reclaim", RECLAIMER, job())
+    decision = session().verdict("reclaim", RECLAIMER, job())
     assert decision.action is Action.RECLAIM
     assert decision.now == NOW
 
@@ -320,8 +320,8 @@ def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
     reason's and its sentence's verdict agree."""
     s = world.session()
     for victim in world.victims:
-        decision = s.explain(world.action, world.preemptor, victim)
-        eligible = world.session().is_eligible(world.action, world.preemptor, victim)
+        decision = s.verdict(world.action, world.preemptor, victim)
+        eligible = world.session().verdict(world.action, world.preemptor, victim).allowed
         assert decision.allowed is eligible
         assert bool(decision) is decision.reason.allowed is eligible
         verdict = "allowed" if eligible else "refused"
@@ -335,9 +335,15 @@ def test_explain_reports_the_sessions_min_runtime_and_protection(world: Situatio
     """Law: a decision's MR and ``protected_until`` are the session's answers for the same pair."""
     s = world.session()
     for victim in world.victims:
-        decision = s.explain(world.action, world.preemptor, victim)
-        assert decision.min_runtime == s.min_runtime(world.action, world.preemptor, victim)
-        assert decision.protected_until == s.protected_until(world.action, world.preemptor, victim)
+        decision = s.verdict(world.action, world.preemptor, victim)
+        assert (
+            decision.min_runtime
+            == s.resolve(world.action, world.preemptor.queue, victim.queue).min_runtime
+        )
+        assert (
+            decision.protected_until
+            == s.protection(world.action, world.preemptor, victim).protected_until
+        )
         assert (
             decision.source == s.resolve(world.action, world.preemptor.queue, victim.queue).source
         )

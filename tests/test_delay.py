@@ -116,7 +116,7 @@ def test_at_the_end_of_the_delay_the_preemptor_takes_its_victims() -> None:
     assert Session(TREE, Config(), at(5)).eligible_victims(
         Action.RECLAIM, delayed, [OLD, YOUNG]
     ) == [OLD]
-    decision = Session(TREE, Config(), at(5)).explain(Action.RECLAIM, delayed, OLD)
+    decision = Session(TREE, Config(), at(5)).verdict(Action.RECLAIM, delayed, OLD)
     assert (decision.reason, decision.delayed_until) == (Reason.ELIGIBLE, None)
 
 
@@ -130,7 +130,7 @@ def test_the_delay_changes_nothing_for_the_jobs_own_evictability() -> None:
         inputs=JobInputs(preemption_delay="1h", created=at(0)),
         pod_sets=[PodSet(tasks=[Task("dv-0")])],
     )
-    assert session.is_eligible(Action.RECLAIM, pending(), delayed_victim)
+    assert session.verdict(Action.RECLAIM, pending(), delayed_victim).allowed
 
 
 def test_an_eviction_restarts_the_window() -> None:
@@ -151,7 +151,7 @@ def test_a_delay_of_never_never_triggers_evictions() -> None:
     job = pending(preemption_delay="never")
     session = Session(TREE, Config(), at(10_000))
     assert session.eligible_victims(Action.RECLAIM, job, [OLD]) == []
-    assert session.explain(Action.RECLAIM, job, OLD).delayed_until == FOREVER
+    assert session.verdict(Action.RECLAIM, job, OLD).delayed_until == FOREVER
     assert session.next_expiry(Action.RECLAIM, job, [OLD, YOUNG]) is None
 
 
@@ -177,7 +177,7 @@ def test_the_cycle_form_gives_a_delayed_preemptor_nothing() -> None:
     )
     assert cycle.eligible_victims(Action.RECLAIM, pending()) == [OLD]
     plan = cycle.plan(Action.RECLAIM, pending(preemption_delay="5m", created=at(0)), {"pods": 1})
-    assert (plan.victims, plan.missing, plan.retry) == ((), {"pods": 1}, at(5))
+    assert (plan.victims, dict(plan.missing), plan.retry) == ((), {"pods": 1}, at(5))
 
 
 def test_a_schedulers_own_preemptor_with_inputs_is_delayed_too() -> None:

@@ -88,20 +88,20 @@ PREEMPT_CASES = [
 @pytest.mark.parametrize(("preemptor", "victim", "reason"), PREEMPT_CASES)
 def test_preempt_eligibility_gives_the_reason(preemptor: Job, victim: Job, reason: Reason) -> None:
     s = session()
-    assert s.explain(Action.PREEMPT, preemptor, victim).reason is reason
-    assert s.is_eligible(Action.PREEMPT, preemptor, victim) is reason.allowed
+    assert s.verdict(Action.PREEMPT, preemptor, victim).reason is reason
+    assert s.verdict(Action.PREEMPT, preemptor, victim).allowed is reason.allowed
 
 
 def test_preempt_refuses_the_preemptor_itself() -> None:
     running = job("v")
     s = session()
-    assert s.is_eligible(Action.PREEMPT, running, running) is False
-    assert s.explain(Action.PREEMPT, running, running).reason is Reason.SAME_JOB
+    assert s.verdict(Action.PREEMPT, running, running).allowed is False
+    assert s.verdict(Action.PREEMPT, running, running).reason is Reason.SAME_JOB
 
 
 def test_a_distinct_object_with_the_preemptors_id_is_the_same_job() -> None:
     s = session()
-    assert s.explain(Action.PREEMPT, job("v", priority=50), job("v")).reason is Reason.SAME_JOB
+    assert s.verdict(Action.PREEMPT, job("v", priority=50), job("v")).reason is Reason.SAME_JOB
 
 
 # -- eligibility: reclaim ---------------------------------------------------------------------
@@ -135,23 +135,23 @@ RECLAIM_CASES = [
 @pytest.mark.parametrize(("preemptor", "victim", "reason"), RECLAIM_CASES)
 def test_reclaim_eligibility_gives_the_reason(preemptor: Job, victim: Job, reason: Reason) -> None:
     s = session()
-    assert s.explain(Action.RECLAIM, preemptor, victim).reason is reason
-    assert s.is_eligible(Action.RECLAIM, preemptor, victim) is reason.allowed
+    assert s.verdict(Action.RECLAIM, preemptor, victim).reason is reason
+    assert s.verdict(Action.RECLAIM, preemptor, victim).allowed is reason.allowed
 
 
 def test_reclaim_protection_uses_the_reclaim_min_runtime_not_the_preempt_one() -> None:
     # 15 minutes ago: past the preempt MR of 'a' (10m), inside the reclaim MR from 'org' (30m).
     victim = job(start=NOW - timedelta(minutes=15))
     s = session()
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
-    assert s.is_eligible(Action.RECLAIM, RECLAIMER, victim) is False
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is True
+    assert s.verdict(Action.RECLAIM, RECLAIMER, victim).allowed is False
 
 
 def test_actions_may_be_given_by_name() -> None:
     victim = job(start=NOW - timedelta(minutes=15))
     s = session()
-    assert s.is_eligible("preempt", PREEMPTOR, victim) is True
-    assert s.is_eligible("reclaim", RECLAIMER, victim) is False
+    assert s.verdict("preempt", PREEMPTOR, victim).allowed is True
+    assert s.verdict("reclaim", RECLAIMER, victim).allowed is False
 
 
 # -- the order of the checks --------------------------------------------------------------------
@@ -234,7 +234,7 @@ ORDER_CASES = [
 def test_the_first_failing_check_names_the_reason(
     action: Action, preemptor: Job, victim: Job, reason: Reason
 ) -> None:
-    assert session().explain(action, preemptor, victim).reason is reason
+    assert session().verdict(action, preemptor, victim).reason is reason
 
 
 def _judge(
@@ -369,7 +369,7 @@ FILTER_CASES = [
 
 @pytest.mark.parametrize(("victim", "passes"), FILTER_CASES)
 def test_min_runtime_filter(victim: Job, passes: bool) -> None:
-    assert session().min_runtime_filter(Action.PREEMPT, PREEMPTOR, victim) is passes
+    assert session().verdict(Action.PREEMPT, PREEMPTOR, victim).min_runtime_filter is passes
 
 
 def test_min_runtime_filter_function_on_facts() -> None:
@@ -388,57 +388,63 @@ def test_min_runtime_filter_function_on_facts() -> None:
 def test_at_exactly_start_plus_min_runtime_the_victim_is_eligible() -> None:
     victim = job(start=NOW - timedelta(minutes=10))
     s = session()
-    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
-    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected is False
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is True
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected_until == NOW
 
 
 def test_one_microsecond_before_start_plus_min_runtime_the_victim_is_protected() -> None:
     victim = job(start=NOW - timedelta(minutes=10) + timedelta(microseconds=1))
     s = session()
-    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is True
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is False
-    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW + timedelta(microseconds=1)
-    assert s.at(NOW + timedelta(microseconds=1)).is_eligible(Action.PREEMPT, PREEMPTOR, victim)
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected is True
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is False
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected_until == NOW + timedelta(
+        microseconds=1
+    )
+    assert s.at(NOW + timedelta(microseconds=1)).verdict(Action.PREEMPT, PREEMPTOR, victim).allowed
 
 
 def test_a_future_start_time_protects_until_start_plus_min_runtime() -> None:
     victim = job(start=NOW + timedelta(hours=1))
     s = session()
-    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is True
-    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW + timedelta(minutes=70)
-    assert s.explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.PROTECTED
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected is True
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected_until == NOW + timedelta(
+        minutes=70
+    )
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.PROTECTED
 
 
 def test_a_future_start_time_with_zero_min_runtime_protects_until_the_start() -> None:
     victim = job("v", "b", start=NOW + timedelta(seconds=1))
     s = session()
     pre = Job("pre", "b", priority=100)
-    assert s.is_protected(Action.PREEMPT, pre, victim) is True
-    assert s.at(NOW + timedelta(seconds=1)).is_protected(Action.PREEMPT, pre, victim) is False
+    assert s.protection(Action.PREEMPT, pre, victim).protected is True
+    assert (
+        s.at(NOW + timedelta(seconds=1)).protection(Action.PREEMPT, pre, victim).protected is False
+    )
 
 
 def test_no_start_time_is_not_protected() -> None:
     victim = job(start=None)
     s = session()
-    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
-    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) is None
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected is False
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected_until is None
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is True
 
 
 def test_never_protects_without_a_start_time() -> None:
     victim = job("v", "vault", start=None)
     pre = Job("pre", "vault", priority=100)
     s = session()
-    assert s.is_protected(Action.PREEMPT, pre, victim) is True
-    assert s.protected_until(Action.PREEMPT, pre, victim) == FOREVER
-    assert s.is_eligible(Action.PREEMPT, pre, victim) is False
+    assert s.protection(Action.PREEMPT, pre, victim).protected is True
+    assert s.protection(Action.PREEMPT, pre, victim).protected_until == FOREVER
+    assert s.verdict(Action.PREEMPT, pre, victim).allowed is False
 
 
 def test_never_protects_whatever_the_elapsed_time() -> None:
     victim = job("v", "vault", start=datetime(2000, 1, 1, tzinfo=UTC))
     pre = Job("pre", "vault", priority=100)
-    assert session().is_protected(Action.PREEMPT, pre, victim) is True
+    assert session().protection(Action.PREEMPT, pre, victim).protected is True
 
 
 def test_protected_ns_is_strict_at_the_boundary() -> None:
@@ -528,7 +534,7 @@ def test_eligible_victims_equals_filtering_one_by_one(world: Situation) -> None:
     expected = [
         victim
         for victim in world.victims
-        if single.is_eligible(world.action, world.preemptor, victim)
+        if single.verdict(world.action, world.preemptor, victim).allowed
     ]
     assert [id(victim) for victim in batch] == [id(victim) for victim in expected]
 
@@ -552,8 +558,8 @@ def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
     s = world.session()
     later = s.at(world.now + timedelta(seconds=seconds))
     for victim in world.victims:
-        if s.is_eligible(world.action, world.preemptor, victim):
-            assert later.is_eligible(world.action, world.preemptor, victim)
+        if s.verdict(world.action, world.preemptor, victim).allowed:
+            assert later.verdict(world.action, world.preemptor, victim).allowed
 
 
 def effective_preemptibility(job: Job) -> Preemptibility:
@@ -668,23 +674,24 @@ def test_eligibility_is_the_fundamentals_then_the_min_runtime_filter(world: Situ
     """Law: eligible iff the independently written fundamentals and the min-runtime filter pass."""
     s = world.session()
     for victim in world.victims:
-        expected = passes_fundamentals(
-            world.action, world.tree, world.preemptor, victim
-        ) and s.min_runtime_filter(world.action, world.preemptor, victim)
-        assert s.is_eligible(world.action, world.preemptor, victim) is expected
+        expected = (
+            passes_fundamentals(world.action, world.tree, world.preemptor, victim)
+            and s.verdict(world.action, world.preemptor, victim).min_runtime_filter
+        )
+        assert s.verdict(world.action, world.preemptor, victim).allowed is expected
 
 
 def test_a_semi_preemptible_victim_with_no_active_task_is_refused_for_no_active_task() -> None:
     # The active-task check comes before the semi-preemptible "nothing above the core" rule:
     # a job that holds nothing is better explained by that than by its preemptibility.
     victim = job(preemptibility="semi-preemptible", min_available=0, statuses=("Pending",))
-    assert session().explain(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.NO_ACTIVE_TASK
+    assert session().verdict(Action.PREEMPT, PREEMPTOR, victim).reason is Reason.NO_ACTIVE_TASK
 
 
 def test_a_semi_preemptible_victim_with_only_its_core_running_is_non_preemptible() -> None:
     victim = job(
         preemptibility="semi-preemptible", min_available=2, statuses=("Running", "Running")
     )
-    decision = session().explain(Action.PREEMPT, PREEMPTOR, victim)
+    decision = session().verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert decision.reason is Reason.NON_PREEMPTIBLE
     assert str(decision).endswith("the victim is semi-preemptible and has no task above its core")

@@ -1748,7 +1748,7 @@ def test_a_session_from_a_snapshot_refuses_a_reclaim_inside_the_min_runtime() ->
     session = Session(snapshot.tree, snapshot.config, NOW)
     preemptor = snapshot.find("prod/serve").job
     victim = snapshot.find("research/train").job
-    decision = session.explain(Action.RECLAIM, preemptor, victim)
+    decision = session.verdict(Action.RECLAIM, preemptor, victim)
     assert (decision.allowed, decision.reason) == (False, Reason.PROTECTED)
     assert (decision.min_runtime, decision.source) == (MinRuntime("30m"), "org")
     assert decision.protected_until == datetime(2026, 11, 22, 12, 20, tzinfo=UTC)
@@ -1757,8 +1757,8 @@ def test_a_session_from_a_snapshot_refuses_a_reclaim_inside_the_min_runtime() ->
         "'org': started 2026-11-22T11:50:00Z, protected until 2026-11-22T12:20:00Z"
     )
     later = session.at(datetime(2026, 11, 22, 12, 20, tzinfo=UTC))
-    assert later.explain(Action.RECLAIM, preemptor, victim).reason is Reason.ELIGIBLE
-    assert later.is_eligible(Action.RECLAIM, preemptor, victim) is True
+    assert later.verdict(Action.RECLAIM, preemptor, victim).reason is Reason.ELIGIBLE
+    assert later.verdict(Action.RECLAIM, preemptor, victim).allowed is True
 
 
 def test_a_session_from_a_snapshot_never_reclaims_a_semi_preemptible_core() -> None:
@@ -1770,9 +1770,9 @@ def test_a_session_from_a_snapshot_never_reclaims_a_semi_preemptible_core() -> N
     preemptor = snapshot.find("serve").job
     victim = snapshot.find("train").job
     assert victim.preemptibility is Preemptibility.SEMI_PREEMPTIBLE
-    decision = session.explain(Action.RECLAIM, preemptor, victim)
+    decision = session.verdict(Action.RECLAIM, preemptor, victim)
     assert (decision.allowed, decision.reason) == (True, Reason.DEFERRED)
-    evictable = session.evictable_tasks(Action.RECLAIM, preemptor, victim)
+    evictable = session.verdict(Action.RECLAIM, preemptor, victim).tasks
     assert [task.id for task in evictable] == ["train-1"]
 
 

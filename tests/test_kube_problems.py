@@ -27,6 +27,7 @@ from minruntime.kube import (
     ProblemKind,
     read_snapshot,
 )
+from minruntime.resources import Resources
 from minruntime.starttime import START_TIME_ANNOTATION
 
 JSON = dict[str, Any]
@@ -375,7 +376,7 @@ def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, 
     )
     queue = queue_object("q")
 
-    def read(obj: JSON) -> tuple[list[tuple[str, str, object]], list[str]]:
+    def read(obj: JSON) -> tuple[list[tuple[str, str, Resources]], list[str]]:
         snapshot = read_snapshot([queue, group, obj])
         tasks = [
             (str(t.id), str(t.status), t.resources)

@@ -110,7 +110,7 @@ def test_rank_victims_puts_the_least_unsaved_work_first() -> None:
     ranked = current.rank_victims(RECLAIM, RANK_RECLAIMER, victims)
     assert [job.id for job in ranked] == ["tie-a", "tie-b", "elastic", "saved", "big"]
     assert [
-        current.unsaved_work(job, current.evictable_tasks(RECLAIM, RANK_RECLAIMER, job))
+        current.unsaved_work(job, current.verdict(RECLAIM, RANK_RECLAIMER, job).tasks)
         for job in ranked
     ] == [1200.0, 1200.0, 1200.0, 2400.0, 43200.0]
     assert sorted(job.id for job in ranked) == sorted(
@@ -122,7 +122,7 @@ def test_rank_victims_counts_all_tasks_of_an_unprotected_elastic_victim() -> Non
     elastic = victim("elastic", "team", start=-90, weights=(8, 8, 1, 1), min_available=2)
     small = victim("small", "team", start=-90, weights=(10,))
     current = session_at(0, RANK_TREE)
-    assert current.explain(RECLAIM, RANK_RECLAIMER, elastic).reason is Reason.ELIGIBLE
+    assert current.verdict(RECLAIM, RANK_RECLAIMER, elastic).reason is Reason.ELIGIBLE
     # 5400 s x 18 against 5400 s x 10
     ranked = current.rank_victims(RECLAIM, RANK_RECLAIMER, [elastic, small])
     assert [job.id for job in ranked] == ["small", "elastic"]

@@ -82,24 +82,26 @@ def test_reclaim_min_runtime_follows_the_configured_method(
     preemptor: str, victim: str, method: str, expected: str, source: str
 ) -> None:
     s = Session(DESIGN, Config(reclaim_resolve_method=method), NOW)
-    assert s.reclaim_min_runtime(preemptor, victim) == MinRuntime(expected)
+    assert s.resolve("reclaim", preemptor, victim).min_runtime == MinRuntime(expected)
     assert s.resolve(Action.RECLAIM, preemptor, victim).source == source
 
 
 def test_preempt_min_runtime_walks_up_or_takes_the_default() -> None:
     s = session(config=Config(default_preempt_min_runtime="2m"))
-    assert s.preempt_min_runtime("a") == MinRuntime("10m")
-    assert s.preempt_min_runtime("b") == MinRuntime("2m")
-    assert s.preempt_min_runtime("vault") == MinRuntime.NEVER
-    assert s.preempt_min_runtime("ghost") == MinRuntime("2m")
+    assert s.resolve("preempt", "a", "a").min_runtime == MinRuntime("10m")
+    assert s.resolve("preempt", "b", "b").min_runtime == MinRuntime("2m")
+    assert s.resolve("preempt", "vault", "vault").min_runtime == MinRuntime.NEVER
+    assert s.resolve("preempt", "ghost", "ghost").min_runtime == MinRuntime("2m")
 
 
 def test_min_runtime_of_two_jobs_uses_their_queues() -> None:
     s = session()
     victim = job()
-    assert s.min_runtime(Action.PREEMPT, PREEMPTOR, victim) == MinRuntime("10m")
-    assert s.min_runtime("reclaim", RECLAIMER, victim) == MinRuntime("30m")
-    assert s.min_runtime(Action.RECLAIM, RECLAIMER, job("v", "vault")) == MinRuntime.NEVER
+    assert s.resolve(Action.PREEMPT, PREEMPTOR.queue, victim.queue).min_runtime == MinRuntime("10m")
+    assert s.resolve("reclaim", RECLAIMER.queue, victim.queue).min_runtime == MinRuntime("30m")
+    assert s.resolve(Action.RECLAIM, RECLAIMER.queue, job("v", "vault").queue).min_runtime == (
+        MinRuntime.NEVER
+    )
 
 
 def test_an_unknown_preemptor_queue_in_reclaim_uses_the_default_and_says_so() -> None:
@@ -107,7 +109,7 @@ def test_an_unknown_preemptor_queue_in_reclaim_uses_the_default_and_says_so() ->
     ghost = Job("ghost-job", "ghost", priority=100)
     victim = job(start=NOW - timedelta(minutes=4))
     assert s.resolve(Action.RECLAIM, "ghost", "a") == Resolution(MinRuntime("5m"), None, ("ghost",))
-    decision = s.explain(Action.RECLAIM, ghost, victim)
+    decision = s.verdict(Action.RECLAIM, ghost, victim)
     assert decision.reason is Reason.PROTECTED
     assert decision.min_runtime == MinRuntime("5m")
     assert decision.source is None
@@ -116,7 +118,7 @@ def test_an_unknown_preemptor_queue_in_reclaim_uses_the_default_and_says_so() ->
 
 
 def test_an_unknown_victim_queue_is_not_noted_twice() -> None:
-    decision = session().explain(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
+    decision = session().verdict(Action.RECLAIM, RECLAIMER, job("v", "ghost"))
     assert decision.reason is Reason.UNKNOWN_VICTIM_QUEUE
     assert decision.notes == ()
 
@@ -124,10 +126,12 @@ def test_an_unknown_victim_queue_is_not_noted_twice() -> None:
 def test_protection_queries_use_the_resolved_min_runtime() -> None:
     s = session()
     victim = job(start=NOW - timedelta(minutes=15))
-    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
-    assert s.is_protected(Action.RECLAIM, RECLAIMER, victim) is True
-    assert s.protected_until(Action.PREEMPT, PREEMPTOR, victim) == NOW - timedelta(minutes=5)
-    assert s.protected_until("reclaim", RECLAIMER, victim) == NOW + timedelta(minutes=15)
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected is False
+    assert s.protection(Action.RECLAIM, RECLAIMER, victim).protected is True
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected_until == NOW - timedelta(
+        minutes=5
+    )
+    assert s.protection("reclaim", RECLAIMER, victim).protected_until == NOW + timedelta(minutes=15)
 
 
 # -- protection: the three answers at once ------------------------------------------------------
@@ -179,10 +183,13 @@ def test_protection_is_the_three_answers_it_replaces(situation: Situation) -> No
     for victim in situation.victims:
         status = current.protection(situation.action, pre, victim)
         event(f"protected: {status.protected}")
-        assert status.protected == current.is_protected(situation.action, pre, victim)
-        assert status.protected_until == current.protected_until(situation.action, pre, victim)
+        assert status.protected == current.protection(situation.action, pre, victim).protected
+        assert (
+            status.protected_until
+            == current.protection(situation.action, pre, victim).protected_until
+        )
         assert status.resolution == current.resolve(situation.action, pre.queue, victim.queue)
-        decision = current.explain(situation.action, pre, victim)
+        decision = current.verdict(situation.action, pre, victim)
         assert status.protected_by is decision.protected_by
         assert status.protected_until == decision.protected_until
 
@@ -193,12 +200,12 @@ def test_protection_is_the_three_answers_it_replaces(situation: Situation) -> No
 def test_stats_after_a_known_sequence_of_calls() -> None:
     s = session()
     victim = job(start=NOW - timedelta(minutes=15))  # preempt: 10m, over; reclaim: 30m, not
-    s.preempt_min_runtime("a")  # lookup 1: miss
-    s.preempt_min_runtime("a")  # lookup 2: hit
-    s.reclaim_min_runtime("b", "a")  # lookup 3: miss
+    s.resolve("preempt", "a", "a")  # lookup 1: miss
+    s.resolve("preempt", "a", "a")  # lookup 2: hit
+    s.resolve("reclaim", "b", "a")  # lookup 3: miss
     s.resolve("reclaim", "b", "a")  # lookup 4: hit
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)  # lookup 5: hit; eligible
-    assert not s.is_eligible(Action.PREEMPT, PREEMPTOR, job("high", priority=100))  # no lookup
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed  # lookup 5: hit; eligible
+    assert not s.verdict(Action.PREEMPT, PREEMPTOR, job("high", priority=100)).allowed  # no lookup
     s.verdict(Action.RECLAIM, RECLAIMER, victim)  # lookup 6: hit; protected
     s.verdict(Action.RECLAIM, RECLAIMER, victim)  # the same verdict: judged once, no lookup
     stats = s.stats()
@@ -243,7 +250,7 @@ def test_each_distinct_pair_is_resolved_once() -> None:
     assert (stats.resolutions, stats.cache_hits, stats.cache_misses) == (1, 0, 1)
     assert stats.decisions == {"protected": 3, "eligible": 3}
     for victim in victims:
-        s.is_eligible(Action.RECLAIM, RECLAIMER, victim)
+        s.verdict(Action.RECLAIM, RECLAIMER, victim)
     stats = s.stats()
     assert (stats.resolutions, stats.cache_hits, stats.cache_misses) == (7, 6, 1)
 
@@ -270,8 +277,8 @@ def test_job_facts_are_computed_once_per_job_object() -> None:
     s = session()
     victim = job()
     assert s._fact(victim).row == s._fact(victim).row
-    s.is_eligible(Action.PREEMPT, PREEMPTOR, victim)
-    s.explain(Action.PREEMPT, PREEMPTOR, victim)
+    s.verdict(Action.PREEMPT, PREEMPTOR, victim)
+    s.verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert s.stats().jobs == 2
 
 
@@ -304,7 +311,7 @@ def test_a_batch_with_the_same_first_job_and_length_is_checked_job_by_job() -> N
 def test_known_and_new_jobs_in_one_batch_each_get_one_row() -> None:
     s = session()
     known, new = job("known"), job("new", start=NOW - timedelta(minutes=1))
-    s.is_eligible(Action.PREEMPT, PREEMPTOR, known)
+    s.verdict(Action.PREEMPT, PREEMPTOR, known)
     answer = s.eligible_victims(Action.PREEMPT, PREEMPTOR, [known, new, known, new])
     assert [v.id for v in answer] == ["known", "known"]
     assert s.stats().jobs == 3
@@ -342,11 +349,11 @@ def test_a_batch_that_fails_leaves_no_facts_behind() -> None:
 def test_a_session_never_caches_protection_across_a_change_of_now() -> None:
     s = session()
     victim = job(start=NOW - timedelta(minutes=5))
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is False
     later = s.at(NOW + timedelta(minutes=5))
-    assert later.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is True
-    assert later.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
-    assert s.is_eligible(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert later.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is True
+    assert later.protection(Action.PREEMPT, PREEMPTOR, victim).protected is False
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).allowed is False
 
 
 # -- at(now) ------------------------------------------------------------------------------------
@@ -354,19 +361,19 @@ def test_a_session_never_caches_protection_across_a_change_of_now() -> None:
 
 def test_at_keeps_the_resolutions_and_gives_a_new_now() -> None:
     s = session()
-    s.reclaim_min_runtime("b", "a")
+    s.resolve("reclaim", "b", "a")
     later = s.at(NOW + timedelta(hours=1))
     assert later.now == NOW + timedelta(hours=1)
     assert s.now == NOW
     assert later.tree is s.tree
     assert later.config is s.config
-    assert later.reclaim_min_runtime("b", "a") == MinRuntime("30m")
+    assert later.resolve("reclaim", "b", "a").min_runtime == MinRuntime("30m")
     assert later.stats() == SessionStats(decisions={}, resolutions=1, cache_hits=1, jobs=0)
 
 
 def test_at_starts_job_facts_and_decisions_afresh() -> None:
     s = session()
-    s.is_eligible(Action.PREEMPT, PREEMPTOR, job())
+    s.verdict(Action.PREEMPT, PREEMPTOR, job())
     later = s.at(NOW)
     assert later.stats() == SessionStats(decisions={}, resolutions=0, cache_hits=0, jobs=0)
     assert s.stats().decisions == {"eligible": 1}
@@ -374,9 +381,9 @@ def test_at_starts_job_facts_and_decisions_afresh() -> None:
 
 def test_a_derived_session_does_not_change_the_stats_of_the_original() -> None:
     s = session()
-    s.reclaim_min_runtime("b", "a")
+    s.resolve("reclaim", "b", "a")
     later = s.at(NOW + timedelta(hours=1))
-    later.preempt_min_runtime("a")  # a new pair, computed by the shared resolver
+    later.resolve("preempt", "a", "a")  # a new pair, computed by the shared resolver
     assert later.stats() == SessionStats(decisions={}, resolutions=1, cache_hits=0, jobs=0)
     assert s.stats() == SessionStats(decisions={}, resolutions=1, cache_hits=0, jobs=0)
 
@@ -384,10 +391,10 @@ def test_a_derived_session_does_not_change_the_stats_of_the_original() -> None:
 def test_at_keeps_the_legacy_priority_threshold() -> None:
     preemptor = Job("pre", "a", priority=300)
     victim = Job("v", "a", priority=150, start_time=LONG_AGO, pod_sets=[PodSet(tasks=[Task("t")])])
-    assert session().is_eligible(Action.PREEMPT, preemptor, victim) is False
+    assert session().verdict(Action.PREEMPT, preemptor, victim).allowed is False
     lenient = Session(TREE, Config(), NOW, legacy_priority_threshold=200)
-    assert lenient.is_eligible(Action.PREEMPT, preemptor, victim) is True
-    assert lenient.at(NOW + timedelta(hours=1)).is_eligible(Action.PREEMPT, preemptor, victim)
+    assert lenient.verdict(Action.PREEMPT, preemptor, victim).allowed is True
+    assert lenient.at(NOW + timedelta(hours=1)).verdict(Action.PREEMPT, preemptor, victim).allowed
 
 
 # -- now ----------------------------------------------------------------------------------------
@@ -479,10 +486,10 @@ def test_a_schedulers_own_job_objects_work_without_conversion() -> None:
         (Group("workers", 1, tasks),),
     )
     s = session()
-    decision = s.explain(Action.PREEMPT, PREEMPTOR, victim)
+    decision = s.verdict(Action.PREEMPT, PREEMPTOR, victim)
     assert (decision.reason, decision.victim) == (Reason.DEFERRED, ("ns", "train"))
     assert decision.start_time == NOW - timedelta(minutes=1)
-    assert s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim) == (tasks[1],)
+    assert s.verdict(Action.PREEMPT, PREEMPTOR, victim).tasks == (tasks[1],)
     assert s.validate(Action.PREEMPT, PREEMPTOR, [(victim, [2])]).valid is True
     assert s.validate(Action.PREEMPT, PREEMPTOR, [(victim, [1, 2])]).failing_victims == (
         ("ns", "train"),
@@ -494,7 +501,7 @@ def test_a_naive_start_time_on_a_callers_job_is_an_invalid_timestamp() -> None:
     with pytest.raises(
         InvalidTimestamp, match=r"naive datetime 2026-01-01 00:00:00 for job 'ns/x' start_time"
     ):
-        session().is_eligible(Action.PREEMPT, PREEMPTOR, victim)
+        session().verdict(Action.PREEMPT, PREEMPTOR, victim)
 
 
 # -- threads ------------------------------------------------------------------------------------

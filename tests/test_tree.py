@@ -166,14 +166,14 @@ def test_a_set_needing_fewer_children_than_it_has_makes_the_job_elastic() -> Non
 
 def test_an_optional_replica_goes_whole_while_the_job_is_protected() -> None:
     s = session()
-    assert s.explain("preempt", PREEMPTOR, serve()).reason is Reason.DEFERRED
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, serve())) == ["prefill-3-1", "prefill-3-0"]
+    assert s.verdict("preempt", PREEMPTOR, serve()).reason is Reason.DEFERRED
+    assert ids(s.verdict("preempt", PREEMPTOR, serve()).tasks) == ["prefill-3-1", "prefill-3-0"]
 
 
 def test_the_core_takes_satisfied_replicas_first() -> None:
     # prefill-0 has one of its two pods: the core is the first three satisfied replicas
     job = serve(statuses=("RP", "RR", "RR", "RR"))
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == ["prefill-0-0"]
+    assert ids(session().verdict("preempt", PREEMPTOR, job).tasks) == ["prefill-0-0"]
     semi = serve(statuses=("RP", "RR", "RR", "RR"), preemptibility="semi-preemptible")
     assert ids(session().core_tasks(semi)) == [
         "prefill-1-0",
@@ -186,7 +186,7 @@ def test_the_core_takes_satisfied_replicas_first() -> None:
 
 
 def test_once_unprotected_optional_replicas_go_first_then_the_rest_in_reverse() -> None:
-    assert ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, serve())) == [
+    assert ids(session(now=3600).verdict("preempt", PREEMPTOR, serve()).tasks) == [
         "prefill-3-1",
         "prefill-3-0",
         "prefill-2-1",
@@ -226,7 +226,7 @@ def test_the_semi_preemptible_core_of_a_tree_is_the_reference_designs_ten_pods()
         "prefill-leaders-0",
         *(f"prefill-workers-{n}" for n in range(4)),
     ]
-    assert ids(session(now=10**6).evictable_tasks("preempt", PREEMPTOR, job)) == [
+    assert ids(session(now=10**6).verdict("preempt", PREEMPTOR, job).tasks) == [
         "prefill-workers-5",
         "prefill-workers-4",
         "decode-workers-5",
@@ -242,10 +242,10 @@ def test_a_semi_preemptible_tree_with_nothing_outside_its_core_is_not_preemptibl
         min_sub_group=2,
         pod_sets=[leaf("a", 2), leaf("b", 2)],
     )
-    assert session().explain("preempt", PREEMPTOR, tight).reason is Reason.NON_PREEMPTIBLE
+    assert session().verdict("preempt", PREEMPTOR, tight).reason is Reason.NON_PREEMPTIBLE
     loose = attrs.evolve(tight, min_sub_group=1)
-    assert session().explain("preempt", PREEMPTOR, loose).reason is Reason.DEFERRED
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, loose)) == ["b-1", "b-0"]
+    assert session().verdict("preempt", PREEMPTOR, loose).reason is Reason.DEFERRED
+    assert ids(session().verdict("preempt", PREEMPTOR, loose).tasks) == ["b-1", "b-0"]
 
 
 def test_nested_optional_sets_go_whole_last_listed_first() -> None:
@@ -263,7 +263,7 @@ def test_nested_optional_sets_go_whole_last_listed_first() -> None:
             leaf("e", 1, "R", parent="g3"),
         ],
     )
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == [
+    assert ids(session().verdict("preempt", PREEMPTOR, job).tasks) == [
         "e-0",
         "d-1",
         "d-0",
@@ -284,9 +284,9 @@ def test_the_core_at_a_set_is_chosen_satisfied_first_then_by_name() -> None:
     )
     s = session()
     assert ids(s.core_tasks(job)) == ["a-0"]  # a and b satisfied, a first by name
-    assert s.explain("preempt", PREEMPTOR, job).optional_sub_groups == ("c", "b")
+    assert s.verdict("preempt", PREEMPTOR, job).optional_sub_groups == ("c", "b")
     # optional sub-groups whole, last listed first (c holds no active task), then a's surplus
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["b-1", "b-0", "a-1"]
+    assert ids(s.verdict("preempt", PREEMPTOR, job).tasks) == ["b-1", "b-0", "a-1"]
     relisted = attrs.evolve(job, pod_sets=[job.pod_sets[1], job.pod_sets[0], job.pod_sets[2]])
     assert ids(s.core_tasks(relisted)) == ["a-0"]
     # a not satisfied: the satisfied b comes first, whatever the names
@@ -305,13 +305,13 @@ def test_a_tree_loses_optional_sub_groups_then_surplus_then_its_core() -> None:
         pod_sets=[leaf("z", 1, "RR"), leaf("y", 1, "RRR"), leaf("x", 2, "RR")],
     )
     # x, y and z are satisfied; the core keeps x and y (by name); z is optional
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == [
+    assert ids(session().verdict("preempt", PREEMPTOR, job).tasks) == [
         "z-1",
         "z-0",
         "y-2",
         "y-1",
     ]
-    assert ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, job)) == [
+    assert ids(session(now=3600).verdict("preempt", PREEMPTOR, job).tasks) == [
         "z-1",
         "z-0",
         "y-2",
@@ -331,8 +331,8 @@ def test_zero_minimums_are_valid_and_make_the_sub_group_or_the_job_wholly_option
     whole = Job("z", "q", start_time=0, min_sub_group=0, pod_sets=[leaf("a", 1), leaf("b", 2)])
     assert whole.min_sub_group == 0
     s = session()  # protected: started at 0, 1h, now 600
-    assert s.explain("preempt", PREEMPTOR, whole).reason is Reason.DEFERRED
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, whole)) == ["b-1", "b-0", "a-1", "a-0"]
+    assert s.verdict("preempt", PREEMPTOR, whole).reason is Reason.DEFERRED
+    assert ids(s.verdict("preempt", PREEMPTOR, whole).tasks) == ["b-1", "b-0", "a-1", "a-0"]
     assert evict(whole, "a-0", "a-1", "b-0", "b-1") == []
     nested = Job(
         "n",
@@ -341,7 +341,7 @@ def test_zero_minimums_are_valid_and_make_the_sub_group_or_the_job_wholly_option
         sub_groups=[SubGroup("s", min_sub_group=0)],
         pod_sets=[leaf("a", 1, parent="s"), leaf("b", 0, "R")],
     )
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, nested)) == ["a-1", "a-0", "b-0"]
+    assert ids(s.verdict("preempt", PREEMPTOR, nested).tasks) == ["a-1", "a-0", "b-0"]
     assert evict(nested, "a-0", "a-1", "b-0") == []
 
 
@@ -377,7 +377,7 @@ def test_the_core_the_scheduler_names_is_the_core() -> None:
     s = session(now=10**6)  # long unprotected: a semi-preemptible core is kept anyway
     assert ids(s.core_tasks(job)) == ["a-3"]
     assert ids(s.core_tasks(job, computed=True)) == ["a-1"]
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["a-2", "a-1"]
+    assert ids(s.verdict("preempt", PREEMPTOR, job).tasks) == ["a-2", "a-1"]
     assert evict(job, "a-1", "a-2", now=10**6) == []
     assert evict(job, "a-3", now=10**6) == [
         "job 'semi' pod set 'a': 1 of the 1 evicted task(s) in the core its scheduler named "
@@ -394,7 +394,7 @@ def test_a_core_list_naming_no_running_task_leaves_the_computed_core(
     job = semi_job(core_pods)
     s = session()
     assert ids(s.core_tasks(job)) == ["a-1"]
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["a-3", "a-2"]
+    assert ids(s.verdict("preempt", PREEMPTOR, job).tasks) == ["a-3", "a-2"]
     assert evict(job, "a-2", "a-3") == []
 
 
@@ -402,7 +402,7 @@ def test_core_pods_counts_only_for_a_semi_preemptible_job() -> None:
     elastic = semi_job(["a-3"], priority=10)
     elastic = attrs.evolve(elastic, preemptibility="preemptible")
     s = session()  # protected: it keeps its computed minimum
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, elastic)) == ["a-3", "a-2"]
+    assert ids(s.verdict("preempt", PREEMPTOR, elastic).tasks) == ["a-3", "a-2"]
     assert s.core_tasks(elastic) == ()
 
 
@@ -419,8 +419,8 @@ def test_a_named_core_in_a_tree_makes_the_sub_groups_without_it_optional() -> No
     s = session()
     assert ids(s.core_tasks(job)) == ["b-0"]
     assert ids(s.core_tasks(job, computed=True)) == ["a-0"]  # by name
-    assert s.explain("preempt", PREEMPTOR, job).optional_sub_groups == ("a",)
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, job)) == ["a-1", "a-0", "b-2", "b-1"]
+    assert s.verdict("preempt", PREEMPTOR, job).optional_sub_groups == ("a",)
+    assert ids(s.verdict("preempt", PREEMPTOR, job).tasks) == ["a-1", "a-0", "b-2", "b-1"]
     assert evict(job, "a-0", "a-1", "b-1", "b-2") == []
 
 
@@ -441,7 +441,7 @@ def test_a_schedulers_own_job_may_name_its_core() -> None:
     assert ids(s.core_tasks(own)) == ["a-0"]
     named = OwnSemiJob("own", "q", own.pod_sets, core_pods={"a-2"})
     assert ids(s.core_tasks(named)) == ["a-2"]
-    assert ids(s.evictable_tasks("preempt", PREEMPTOR, named)) == ["a-1", "a-0"]
+    assert ids(s.verdict("preempt", PREEMPTOR, named).tasks) == ["a-1", "a-0"]
     bad = OwnSemiJob("bad", "q", own.pod_sets, core_pods="a-2")
     with pytest.raises(InvalidJob, match="job 'bad' core_pods: expected an iterable of pod"):
         s.core_tasks(bad)
@@ -515,7 +515,7 @@ def test_a_set_that_was_short_before_cannot_lose_more() -> None:
         1,
         2,
     )
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == []  # x runs nothing
+    assert ids(session().verdict("preempt", PREEMPTOR, job).tasks) == []  # x runs nothing
 
 
 def test_inside_an_optional_set_a_pod_set_may_go_below_its_minimum() -> None:
@@ -608,7 +608,7 @@ def test_a_schedulers_own_tree_objects_give_the_library_jobs_answers() -> None:
         ],
         min_sub_group=3,
     )
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, own)) == [
+    assert ids(session().verdict("preempt", PREEMPTOR, own).tasks) == [
         "prefill-3-1",
         "prefill-3-0",
     ]
@@ -616,7 +616,7 @@ def test_a_schedulers_own_tree_objects_give_the_library_jobs_answers() -> None:
     nested = OwnJob(
         "n", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="g")], [OwnSet("g", min_sub_group=0)]
     )
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, nested)) == ["a-0"]
+    assert ids(session().verdict("preempt", PREEMPTOR, nested).tasks) == ["a-0"]
 
 
 class SlottedJob:
@@ -651,21 +651,21 @@ def test_the_tree_of_an_own_object_is_found_however_its_class_is_built() -> None
     sets = [SlottedPodSet(f"r{i}", 1, [Task(f"r{i}-0")]) for i in range(2)]
     flat = SlottedJob("flat", sets)
     assert not JobFacts.of(flat).elastic  # no field that could carry a tree: flat
-    assert session().evictable_tasks("preempt", PREEMPTOR, flat) == ()  # protected, whole
+    assert session().verdict("preempt", PREEMPTOR, flat).tasks == ()  # protected, whole
     # the same pod sets, one of two needed through __getattr__: the second replica may go
     forwarded = ForwardingJob("tree", sets)
     assert JobFacts.of(forwarded).elastic
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, forwarded)) == ["r1-0"]
+    assert ids(session().verdict("preempt", PREEMPTOR, forwarded).tasks) == ["r1-0"]
     # a slotted job with a dataclass pod set that names a parent set: a tree again
     parented = SlottedJob("p", [OwnPodSet("a", 1, [Task("a-0")], parent="nowhere")])
     with pytest.raises(InvalidJob, match="job 'p': sub-group 'a': its parent 'nowhere' is not"):
-        session().evictable_tasks("preempt", PREEMPTOR, parented)
+        session().verdict("preempt", PREEMPTOR, parented)
 
 
 def test_a_schedulers_own_malformed_tree_is_an_error_naming_the_sub_group() -> None:
     own = OwnJob("bad", "q", [OwnPodSet("a", 1, [Task("a-0")], parent="nowhere")])
     with pytest.raises(InvalidJob, match="job 'bad': sub-group 'a': its parent 'nowhere' is not"):
-        session().evictable_tasks("preempt", PREEMPTOR, own)
+        session().verdict("preempt", PREEMPTOR, own)
 
 
 # -- properties over random trees ---------------------------------------------------------------
@@ -703,10 +703,10 @@ def test_a_tree_whose_sets_need_all_children_acts_as_its_pod_sets_alone(
     event(f"sets: {len(job.sub_groups)}")
     s = session(now)
     assert (
-        s.explain("preempt", PREEMPTOR, job).reason is s.explain("preempt", PREEMPTOR, flat).reason
+        s.verdict("preempt", PREEMPTOR, job).reason is s.verdict("preempt", PREEMPTOR, flat).reason
     )
-    assert set(ids(s.evictable_tasks("preempt", PREEMPTOR, job))) == set(
-        ids(s.evictable_tasks("preempt", PREEMPTOR, flat))
+    assert set(ids(s.verdict("preempt", PREEMPTOR, job).tasks)) == set(
+        ids(s.verdict("preempt", PREEMPTOR, flat).tasks)
     )
     assert set(ids(s.core_tasks(job))) == set(ids(s.core_tasks(flat)))
     tasks = [task.id for task in job.tasks()]
@@ -726,7 +726,7 @@ def test_any_part_of_the_evictable_tasks_keeps_a_protected_jobs_shape(
 ) -> None:
     job = tree_job(tree, preemptibility=preemptibility)
     s = session()  # protected: every victim started at 0, min-runtime 1h, now 600
-    evictable = ids(s.evictable_tasks("preempt", PREEMPTOR, job))
+    evictable = ids(s.verdict("preempt", PREEMPTOR, job).tasks)
     taken = data.draw(
         st.lists(st.sampled_from(evictable), unique=True) if evictable else st.just([])
     )
@@ -781,7 +781,7 @@ def test_core_optional_and_surplus_partition_the_active_tasks(
     plain_whole = [
         task for node in plain.shape.split()[1] for task in plain.shape.tasks_below(node)
     ]
-    evictable = ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, tree_job(tree)))
+    evictable = ids(session(now=3600).verdict("preempt", PREEMPTOR, tree_job(tree)).tasks)
     if plain.barrier is None:
         assert sorted(evictable) == sorted(ids(plain.active_tasks()))
         assert set(evictable[: len(plain_whole)]) == set(ids(plain_whole))
@@ -842,7 +842,7 @@ def test_sub_groups_that_are_not_sub_groups_are_an_error_naming_the_field() -> N
 )
 def test_a_schedulers_own_bad_tree_field_is_an_error_naming_it(own: OwnJob, message: str) -> None:
     with pytest.raises(InvalidJob) as caught:
-        session().evictable_tasks("preempt", PREEMPTOR, own)
+        session().verdict("preempt", PREEMPTOR, own)
     assert str(caught.value) == message
 
 
@@ -854,10 +854,10 @@ def test_an_unprotected_order_begins_with_what_a_protected_victim_may_lose(
     (the optional sub-groups whole, then every kept pod set's surplus), then its core; no core
     task comes before a surplus task."""
     job = tree_job(tree)
-    protected = ids(session().evictable_tasks("preempt", PREEMPTOR, job))
-    free = ids(session(now=3600).evictable_tasks("preempt", PREEMPTOR, job))
+    protected = ids(session().verdict("preempt", PREEMPTOR, job).tasks)
+    free = ids(session(now=3600).verdict("preempt", PREEMPTOR, job).tasks)
     core = ids(JobFacts.of(job).core_tasks())
-    reason = session().explain("preempt", PREEMPTOR, job).reason
+    reason = session().verdict("preempt", PREEMPTOR, job).reason
     event(f"protected reason: {reason.name}; surplus: {bool(protected)}; core: {bool(core)}")
     if reason is Reason.DEFERRED:
         assert free[: len(protected)] == protected
@@ -878,11 +878,11 @@ def test_a_min_sub_group_above_the_children_is_kept_and_never_satisfied() -> Non
     assert [(set_.name, set_.min_sub_group) for set_ in job.sub_groups] == [("d", 3)]
     shape = JobFacts.of(job).shape
     assert [shape.satisfied()[id(node)] for node in shape.nodes] == [False, False, True]
-    assert ids(session().evictable_tasks("preempt", PREEMPTOR, job)) == ["a1"]
+    assert ids(session().verdict("preempt", PREEMPTOR, job).tasks) == ["a1"]
     assert not session().validate("preempt", PREEMPTOR, [(job, ["a0", "a1"])]).valid
     semi = attrs.evolve(job, preemptibility="semi-preemptible")
     assert ids(session().core_tasks(semi)) == ["a0"]
-    assert ids(session(now=10**6).evictable_tasks("preempt", PREEMPTOR, semi)) == ["a1"]
+    assert ids(session(now=10**6).verdict("preempt", PREEMPTOR, semi).tasks) == ["a1"]
 
 
 @given(sub_group_trees(), st.data())
@@ -897,10 +897,10 @@ def test_a_named_core_is_kept_and_its_evictable_tasks_are_a_valid_scenario(
     named = data.draw(st.lists(st.sampled_from(active), unique=True) if active else st.just([]))
     job = attrs.evolve(plain, core_pods=named)
     s = session(now=10**6)
-    evictable = ids(s.evictable_tasks("preempt", PREEMPTOR, job))
+    evictable = ids(s.verdict("preempt", PREEMPTOR, job).tasks)
     event(f"named: {'none' if not named else 'some' if len(named) < len(active) else 'all'}")
     if not named:
-        assert evictable == ids(s.evictable_tasks("preempt", PREEMPTOR, plain))
+        assert evictable == ids(s.verdict("preempt", PREEMPTOR, plain).tasks)
         return
     assert ids(s.core_tasks(job)) == [task for task in active if task in named]
     assert sorted(evictable) == sorted(task for task in active if task not in named)
@@ -930,8 +930,8 @@ def test_a_jobs_tree_holds_no_reference_cycle() -> None:
             ],
         )
         asked = session(now=7200)
-        assert asked.explain("preempt", PREEMPTOR, job).allowed
-        assert asked.evictable_tasks("preempt", PREEMPTOR, job)
+        assert asked.verdict("preempt", PREEMPTOR, job).allowed
+        assert asked.verdict("preempt", PREEMPTOR, job).tasks
         # while it is protected, evicting the leader breaks the job (Shape.breaks)
         assert not session(now=600).validate("preempt", PREEMPTOR, {job: ["b0", "b1", "l"]})
 

@@ -154,7 +154,7 @@ def test_the_same_eviction_is_valid_once_protection_ends() -> None:
 def test_a_protected_elastic_victim_with_min_available_zero_may_lose_every_active_task() -> None:
     victim = job(start=RECENT, min_available=0, statuses=("Running", "Running", "Pending"))
     s = session()
-    evictable = s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)
+    evictable = s.verdict(Action.PREEMPT, PREEMPTOR, victim).tasks
     assert [task.id for task in evictable] == ["v-1", "v-0"]
     assert s.validate(Action.PREEMPT, PREEMPTOR, evict(victim, evictable)).failures == ()
 
@@ -221,7 +221,7 @@ def test_every_failing_pod_set_is_named() -> None:
 def test_the_semi_preemptible_core_is_kept_after_min_runtime() -> None:
     victim = job(preemptibility="semi-preemptible", min_available=2, statuses=("Running",) * 3)
     s = session()
-    assert s.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert s.protection(Action.PREEMPT, PREEMPTOR, victim).protected is False
     result = s.validate(Action.PREEMPT, PREEMPTOR, evict(victim, ["v-1", "v-2"]))
     assert result.failures == (
         Failure(
@@ -245,10 +245,10 @@ def test_the_semi_preemptible_core_is_kept_after_min_runtime() -> None:
 def test_a_positive_min_runtime_changes_nothing_for_a_semi_preemptible_victim() -> None:
     victim = elastic_two_pod_sets(RECENT, "semi-preemptible")
     protected, expired = session(), session(NOW + timedelta(hours=1))
-    assert protected.is_protected(Action.PREEMPT, PREEMPTOR, victim) is True
-    assert expired.is_protected(Action.PREEMPT, PREEMPTOR, victim) is False
+    assert protected.protection(Action.PREEMPT, PREEMPTOR, victim).protected is True
+    assert expired.protection(Action.PREEMPT, PREEMPTOR, victim).protected is False
     for s in (protected, expired):
-        assert [t.id for t in s.evictable_tasks(Action.PREEMPT, PREEMPTOR, victim)] == ["w2"]
+        assert [t.id for t in s.verdict(Action.PREEMPT, PREEMPTOR, victim).tasks] == ["w2"]
         assert s.validate(Action.PREEMPT, PREEMPTOR, evict(victim, ["w2"])).failures == ()
         failures = s.validate(Action.PREEMPT, PREEMPTOR, evict(victim, ["w1", "w2"])).failures
         assert [(f.kind, f.pod_set, f.active, f.evicted) for f in failures] == [
@@ -507,7 +507,7 @@ def test_evicting_exactly_the_evictable_tasks_is_a_valid_scenario(scenario: Scen
     s = scenario.session()
     plan = []
     for victim, _ in scenario.evictions:
-        tasks = s.evictable_tasks(scenario.action, scenario.preemptor, victim)
+        tasks = s.verdict(scenario.action, scenario.preemptor, victim).tasks
         active_ids = {task.id for task in victim.tasks() if task.status.is_active}
         assert {task.id for task in tasks} <= active_ids
         plan.append((victim, tasks))

@@ -494,6 +494,33 @@ def strict_json(text: str) -> Any:
 
 # -- the public modules --------------------------------------------------------------------------
 
+SESSION = [
+    "at",
+    "config",
+    "core_tasks",
+    "cycle",
+    "eligible_victims",
+    "next_expiry",
+    "now",
+    "plan",
+    "protection",
+    "rank_victims",
+    "resolve",
+    "stats",
+    "tree",
+    "unsaved_work",
+    "validate",
+    "verdict",
+    "verdicts",
+]
+"""The questions a session answers: one way to ask a protection (``protection``), one to ask a
+min-runtime (``resolve``), one verdict per victim (``verdict``, ``verdicts``), the batch forms,
+plans and the cycle form."""
+
+CYCLE = ["commit", "eligible_victims", "next_expiry", "plan", "validate", "verdict"]
+"""What a cycle answers, and ``commit``."""
+
+
 PUBLIC_MODULES = (
     "minruntime.config",
     "minruntime.decisions",

@@ -111,6 +111,7 @@ def test_the_simulator_uses_only_the_librarys_public_names() -> None:
         ("minruntime", "ProtectionSettings"),
         ("minruntime", "Queue"),
         ("minruntime", "QueueTree"),
+        ("minruntime", "Resources"),
         ("minruntime", "Session"),
         ("minruntime", "TaskStatus"),
         ("minruntime.preemptibility", "LEGACY_PRIORITY_THRESHOLD"),

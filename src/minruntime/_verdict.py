@@ -200,10 +200,10 @@ class Verdict:
     @property
     def unsaved(self) -> float:
         """The work evicting its evictable tasks now would lose (weighted seconds); for a
-        victim none of whose tasks may go, what evicting all its active tasks would lose."""
+        refused victim, what evicting all its active tasks would lose."""
         found = self._unsaved
         if found is None:
-            tasks = self.tasks or self.facts.active_tasks()
+            tasks = self.tasks if self.reason.allowed else self.facts.active_tasks()
             found = self._unsaved = self.unsaved_of(tasks)
         return found
 

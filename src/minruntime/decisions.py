@@ -295,8 +295,8 @@ class Verdict:
         tasks: its evictable tasks in sacrifice order, least important first (empty when it is
             refused; docs/spec/evictable-tasks.md).
         unsaved_work: the work evicting those tasks now would lose (seconds times task weight,
-            docs/spec/beyond-min-runtime.md); for a victim none of whose tasks may go, what
-            evicting all its active tasks would lose.
+            docs/spec/beyond-min-runtime.md); for a refused victim, what evicting all its
+            active tasks would lose.
         rank_key: its place among eligible victims, cheapest first: (unsaved work, priority,
             recent evictions, minus the start in nanoseconds); the input order breaks what ties
             remain (:meth:`Session.rank_victims <minruntime.Session.rank_victims>`).

@@ -38,6 +38,7 @@ from minruntime._evictable import TaskOrder
 from minruntime._facts import FactsTable, JobFacts
 from minruntime._plan import ranked, take
 from minruntime._protection import is_held
+from minruntime._ranking import unsaved_work
 from minruntime._resolution import Resolver
 from minruntime._retry import earliest
 from minruntime._time import Instant, from_ns, to_ns
@@ -57,7 +58,6 @@ from minruntime.decisions import (
     ScenarioResult,
     Verdict,
 )
-from minruntime.durations import MinRuntime
 from minruntime.errors import PlanConflict
 from minruntime.jobs import JobLike, TaskLike
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
@@ -666,113 +666,25 @@ class Session:
         """
         return self._validate(action, preemptor, evictions, _NO_CLAIMS)
 
-    # -- the verbs this release replaces (views of the verdict; they go in the next release) ----
-
-    def explain(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> Verdict:
-        """Replaced by :meth:`verdict` (the same value); goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q")]), Config(), now=0)
-        >>> session.explain("preempt", Job("p", "q", priority=100), Job("v", "q")).reason
-        <Reason.NO_ACTIVE_TASK: 'no-active-task'>
-        """
-        return self.verdict(action, preemptor, victim)
-
-    def is_eligible(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Replaced by :meth:`verdict`'s ``allowed``; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> Session(QueueTree([Queue("q")]), Config(), now=0).is_eligible("preempt", Job("p", "q"), Job("v", "q"))
-        False
-        """
-        return self._one(action, preemptor, victim).allowed
-
-    def evictable_tasks(
-        self, action: Action | str, preemptor: JobLike, victim: JobLike
-    ) -> tuple[TaskLike, ...]:
-        """Replaced by :meth:`verdict`'s ``tasks``; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> Session(QueueTree([Queue("q")]), Config(), now=0).evictable_tasks("preempt", Job("p", "q"), Job("v", "q"))
-        ()
-        """
-        return self._one(action, preemptor, victim).tasks
-
-    def is_protected(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Replaced by :meth:`protection`'s ``protected``; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
-        >>> session.is_protected("preempt", Job("p", "q"), Job("v", "q", start_time=0))
-        True
-        """
-        return self._one(action, preemptor, victim).protection()[0].kind is not None
-
-    def protected_until(
-        self, action: Action | str, preemptor: JobLike, victim: JobLike
-    ) -> datetime | None:
-        """Replaced by :meth:`protection`'s ``protected_until``; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
-        >>> session.protected_until("preempt", Job("p", "q"), Job("v", "q", start_time=0)).isoformat()
-        '1970-01-01T01:00:00+00:00'
-        """
-        return self.protection(action, preemptor, victim).protected_until
-
-    def min_runtime_filter(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> bool:
-        """Replaced by :meth:`verdict`'s ``min_runtime_filter``; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime=-1)]), Config(), now=0)
-        >>> session.min_runtime_filter("preempt", Job("p", "q"), Job("v", "q"))
-        False
-        """
-        return self.verdict(action, preemptor, victim).min_runtime_filter
-
-    def min_runtime(self, action: Action | str, preemptor: JobLike, victim: JobLike) -> MinRuntime:
-        """Replaced by :meth:`resolve`; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue, Job
-        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0)
-        >>> session.min_runtime("preempt", Job("p", "q"), Job("v", "q"))
-        MinRuntime('1h')
-        """
-        return self.resolve(action, preemptor.queue, victim.queue).min_runtime
-
-    def preempt_min_runtime(self, victim_queue: str) -> MinRuntime:
-        """Replaced by :meth:`resolve`; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue
-        >>> Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), 0).preempt_min_runtime("q")
-        MinRuntime('1h')
-        """
-        return self.resolve(Action.PREEMPT, victim_queue, victim_queue).min_runtime
-
-    def reclaim_min_runtime(self, preemptor_queue: str, victim_queue: str) -> MinRuntime:
-        """Replaced by :meth:`resolve`; goes in the next release.
-
-        >>> from minruntime import QueueTree, Config, Queue
-        >>> tree = QueueTree([Queue("a", reclaim_min_runtime="1h"), Queue("b")])
-        >>> Session(tree, Config(), 0).reclaim_min_runtime("b", "a")
-        MinRuntime('1h')
-        """
-        return self.resolve(Action.RECLAIM, preemptor_queue, victim_queue).min_runtime
+    # -- unsaved work ------------------------------------------------------------------------
 
     def unsaved_work(self, victim: JobLike, tasks: Iterable[TaskLike] | None = None) -> float:
-        """Replaced by :meth:`verdict`'s ``unsaved_work`` (and a plan's ``lost``); goes in the
-        next release. The work evicting ``tasks`` (default: all its active tasks) would lose.
+        """The work evicting ``tasks`` of ``victim`` now would lose (docs/spec/beyond-min-runtime.md):
+        the seconds since its work was last saved times the tasks' summed weight (a task's
+        weight: what it holds of the configuration's cost resource, else 1). Default: all its
+        active tasks. A verdict's ``unsaved_work`` and a plan's ``lost`` are this, for the tasks
+        they name.
 
         >>> from minruntime import Config, Job, JobInputs, PodSet, QueueTree, Queue, Task
+        >>> gpus = {"nvidia.com/gpu": 8}
         >>> job = Job("j", "q", start_time=0, inputs=JobInputs(last_checkpoint=600),
-        ...           pod_sets=[PodSet(min_available=2, tasks=[Task("a", resources={"nvidia.com/gpu": 8}),
-        ...                                                    Task("b", resources={"nvidia.com/gpu": 8})])])
+        ...           pod_sets=[PodSet(tasks=[Task("a", resources=gpus), Task("b", resources=gpus)])])
         >>> Session(QueueTree([Queue("q")]), Config(), now=900).unsaved_work(job)
         4800.0
         """
-        judged = self._one(Action.PREEMPT, victim, victim)
-        chosen = judged.facts.active_tasks() if tasks is None else tuple(tasks)
-        return judged.unsaved_of(chosen)
+        facts = self._fact(victim)
+        chosen = facts.active_tasks() if tasks is None else tasks
+        return unsaved_work(facts, chosen, self._now_ns, self.config.cost_resource)
 
     # -- the cycle form -------------------------------------------------------------------------
 

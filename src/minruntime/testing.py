@@ -304,12 +304,12 @@ def situations(
 
     >>> from hypothesis import given
     >>> @given(situations())
-    ... def test_explain_agrees_with_is_eligible(s):
+    ... def test_the_verdict_agrees_with_the_batch_form(s):
     ...     session = s.session()
     ...     for victim in s.victims:
-    ...         assert (session.explain(s.action, s.preemptor, victim).allowed
-    ...                 == session.is_eligible(s.action, s.preemptor, victim))
-    >>> test_explain_agrees_with_is_eligible()
+    ...         assert (session.verdict(s.action, s.preemptor, victim).allowed
+    ...                 == (victim in session.eligible_victims(s.action, s.preemptor, [victim])))
+    >>> test_the_verdict_agrees_with_the_batch_form()
     """
     tree = draw(queue_trees(max_queues=max_queues))
     names = (*tree, *tree, "ghost")

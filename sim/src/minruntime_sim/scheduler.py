@@ -895,7 +895,7 @@ class _Simulation:
             for eligible in batches:
                 for victim in eligible:
                     evictable = cast(
-                        "tuple[_Task, ...]", session.evictable_tasks(action, job, victim)
+                        "tuple[_Task, ...]", session.verdict(action, job, victim).tasks
                     )
                     if len(evictable) < victim.active:
                         self.held = True
@@ -965,7 +965,7 @@ class _Simulation:
         for cap, victims in ranked:
             got = 0
             for victim in victims:
-                evictable = len(session.evictable_tasks(action, job, victim))
+                evictable = len(session.verdict(action, job, victim).tasks)
                 if evictable > cap and victim.goes_whole:
                     continue  # a gang goes whole or not at all
                 got += evictable
@@ -1037,9 +1037,9 @@ class _Simulation:
         for cap, members in groups:
             got = 0
             for victim in members:
-                evictable = len(session.evictable_tasks(action, job, victim))
+                evictable = len(session.verdict(action, job, victim).tasks)
                 extra = 0
-                if session.is_protected(action, job, victim):
+                if session.protection(action, job, victim).protected:
                     if victim.effective is _SEMI:
                         extra = victim.surplus - evictable
                     elif victim.effective is not _NON:
@@ -1069,10 +1069,10 @@ class _Simulation:
                 raise SimulationError(  # pragma: no cover - slicing cannot produce this
                     f"at {now}: task of {victim.id!r} evicted outside Session.evictable_tasks"
                 )
-            if len(chosen) == victim.active and session.is_protected(action, job, victim):
+            if len(chosen) == victim.active and session.protection(action, job, victim).protected:
                 raise SimulationError(  # pragma: no cover - validate refuses this first
                     f"at {now}: {victim.id!r} is protected from {job.id!r} by min-runtime "
-                    f"{session.min_runtime(action, job, victim)}, yet would be evicted whole"
+                    f"{session.resolve(action, job.queue, victim.queue).min_runtime}, yet would be evicted whole"
                 )
             mine = {id(task) for task in victim.tasks}
             if any(id(task) not in mine or task.status is not _RUNNING for task in chosen):
@@ -1080,7 +1080,7 @@ class _Simulation:
                     f"at {now}: a task evicted from {victim.id!r} is not a running task of it"
                 )
         for victim, chosen, _ in plan:
-            min_runtime = session.min_runtime(action, job, victim)
+            min_runtime = session.resolve(action, job.queue, victim.queue).min_runtime
             effective = victim.effective
             unsaved = session.unsaved_work(victim, chosen) if self.shows else None
             self._evict(victim, chosen, now, action, job, min_runtime, effective, unsaved)
