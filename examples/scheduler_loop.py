@@ -1,14 +1,17 @@
-"""One scheduling cycle's victim selection, with minruntime deciding who may be evicted.
+"""One scheduling cycle with several pending jobs, with minruntime deciding what each may take.
 
-A pending job in queue ``vision`` needs GPUs and none are free, so the cycle runs the reclaim
-action: it asks the session which running jobs are eligible victims, explains every candidate,
-takes evictable tasks until the GPUs needed are covered, and validates that scenario. When there
-is not enough room it evicts nothing and prints when to try again (``Session.next_expiry``).
+Two pending jobs in queue ``vision`` need GPUs and none are free, so the cycle runs the reclaim
+action for each in turn. It explains every candidate victim once (``Session.verdicts``), then
+opens a ``Cycle`` over the running jobs and, for each pending job, asks for a plan in GPUs
+(``Cycle.plan``). A plan that covers the need is committed (``Cycle.commit``) and its tasks are
+evicted: no later plan of the cycle offers them again. A plan that does not is left alone
+(nothing is evicted for that job), and the earliest of those plans' retry times is when the
+cycle should run again.
 
 Run it from the repository root::
 
-    python examples/scheduler_loop.py                  # 4 GPUs needed: not enough room yet
-    python examples/scheduler_loop.py --gpus 3         # 3 GPUs: the scenario is evicted
+    python examples/scheduler_loop.py                  # the second job waits for 12:40
+    python examples/scheduler_loop.py --gpus 2         # a smaller first job: both are placed
     python examples/scheduler_loop.py --now 2026-11-22T12:40:00Z   # the retry time
 
 ``now`` is a fixed instant (or the one given): the decision path never reads a clock.
@@ -23,21 +26,20 @@ from datetime import UTC, datetime, timedelta
 from minruntime import (
     Action,
     Config,
+    Cycle,
     Job,
-    JobLike,
+    Plan,
     PodSet,
     Queue,
     QueueTree,
+    Resources,
     Session,
     Task,
-    TaskLike,
 )
+from minruntime.resources import GPU
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 """The instant of the cycle: a real scheduler reads its clock once per cycle and passes it in."""
-
-GPUS_PER_TASK = 1
-FREE_GPUS = 0
 
 
 def build_tree() -> QueueTree:
@@ -65,28 +67,29 @@ def build_config() -> Config:
     )
 
 
-def _tasks(name: str, count: int) -> list[Task]:
-    return [Task(f"{name}-{i}") for i in range(count)]
+def _tasks(name: str, count: int, gpus: int, status: str = "Running") -> list[Task]:
+    """``count`` tasks of ``gpus`` GPUs each (and one pod each, as every task)."""
+    return [Task(f"{name}-{i}", status, resources={GPU: gpus}) for i in range(count)]
 
 
 def build_running_jobs() -> list[Job]:
     """The running jobs; their start times are facts about the cluster, fixed here."""
     return [
-        # Same queue as the pending job: reclaim never takes from its own queue.
+        # Same queue as the pending jobs: reclaim never takes from its own queue.
         Job(
             "vision/labeler",
             "vision",
             preemptibility="preemptible",
             start_time=NOW - timedelta(hours=1),
-            pod_sets=[PodSet(min_available=1, tasks=_tasks("labeler", 1))],
+            pod_sets=[PodSet(min_available=1, tasks=_tasks("labeler", 1, gpus=1))],
         ),
-        # Elastic: needs 2 workers, runs 4. Protected, so only the 2 extra ones may go.
+        # Elastic: needs 2 workers of 2 GPUs, runs 4. Protected, so only the 2 extra ones may go.
         Job(
             "nlp/pretrain",
             "nlp",
             preemptibility="preemptible",
             start_time=NOW - timedelta(minutes=40),
-            pod_sets=[PodSet(min_available=2, tasks=_tasks("pretrain", 4))],
+            pod_sets=[PodSet(min_available=2, tasks=_tasks("pretrain", 4, gpus=2))],
         ),
         # Semi-preemptible: its first 2 tasks are a core that is never evicted.
         Job(
@@ -94,7 +97,7 @@ def build_running_jobs() -> list[Job]:
             "nlp",
             preemptibility="semi-preemptible",
             start_time=NOW - timedelta(hours=3),
-            pod_sets=[PodSet(min_available=2, tasks=_tasks("etl", 3))],
+            pod_sets=[PodSet(min_available=2, tasks=_tasks("etl", 3, gpus=1))],
         ),
         # Non-preemptible: never a victim.
         Job(
@@ -103,7 +106,7 @@ def build_running_jobs() -> list[Job]:
             priority=125,
             preemptibility="non-preemptible",
             start_time=NOW - timedelta(days=2),
-            pod_sets=[PodSet(min_available=2, tasks=_tasks("serving", 2))],
+            pod_sets=[PodSet(min_available=2, tasks=_tasks("serving", 2, gpus=1))],
         ),
         # A gang protected until 12:40 by prod's reclaim min-runtime (1h).
         Job(
@@ -111,83 +114,79 @@ def build_running_jobs() -> list[Job]:
             "batch",
             preemptibility="preemptible",
             start_time=NOW - timedelta(minutes=20),
-            pod_sets=[PodSet(min_available=2, tasks=_tasks("eval", 2))],
+            pod_sets=[PodSet(min_available=2, tasks=_tasks("eval", 2, gpus=1))],
         ),
     ]
+
+
+def build_pending_jobs(detector_gpus: int) -> list[Job]:
+    """The pending jobs, in the order the scheduler tries them (highest priority first)."""
+    return [
+        Job(
+            f"vision/{name}",
+            "vision",
+            priority=priority,
+            preemptibility="preemptible",
+            pod_sets=[PodSet(min_available=size, tasks=_tasks(name, size, 1, "Pending"))],
+        )
+        for name, size, priority in [("detector", detector_gpus, 120), ("tracker", 2, 100)]
+    ]
+
+
+def gpus_needed(job: Job) -> Resources:
+    """What a pending job needs: the GPUs its pending tasks request."""
+    return Resources({GPU: sum(task.resources.get(GPU, 0) for task in job.tasks())})
 
 
 def _when(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def run_cycle(now: datetime, gpus_needed: int) -> list[str]:
-    """One reclaim cycle for the pending job at ``now``; returns the report's lines."""
-    tree = build_tree()
-    config = build_config()
+def place(cycle: Cycle[Job], action: Action, pending: Job) -> tuple[list[str], Plan[Job]]:
+    """Plan ``pending``'s need and commit the plan if it covers it; the report's lines, and
+    the plan."""
+    plan = cycle.plan(action, pending, gpus_needed(pending))
+    lines = [f"  {plan}"]
+    if not plan:  # nothing is evicted for a job that would still not fit
+        lines.append("    not enough room: nothing is evicted for it")
+        return lines, plan
+    cycle.commit(plan)  # no later plan of this cycle offers these tasks again
+    names = [str(task.id) for tasks in plan.tasks for task in tasks]
+    lines.append(f"    evict {', '.join(names)} (lost {plan.lost / 3600:.2f} GPU-h)")
+    return lines, plan
+
+
+def run_cycle(now: datetime, detector_gpus: int) -> list[str]:
+    """One reclaim cycle for the pending jobs at ``now``; returns the report's lines."""
+    session = Session(build_tree(), build_config(), now)
     running = build_running_jobs()
-    pending = Job(
-        "vision/detector",
-        "vision",
-        priority=100,
-        preemptibility="preemptible",
-        pod_sets=[PodSet(min_available=gpus_needed, tasks=_tasks("detector", gpus_needed))],
-    )
-    session = Session(tree, config, now)
+    pending = build_pending_jobs(detector_gpus)
     action = Action.RECLAIM
-    report = [
-        f"{action} cycle at {_when(session.now)}",
-        f"pending job {pending.id!r} in queue {pending.queue!r} needs {gpus_needed} GPUs, "
-        f"{FREE_GPUS} free",
-        "",
-        "candidates:",
-    ]
-    decisions = {}
-    for job in running:
-        decisions[job.id] = decision = session.explain(action, pending, job)
-        report.append(f"  {decision}")
-        tasks = session.evictable_tasks(action, pending, job)
-        if tasks:
-            report.append(f"    evictable: {', '.join(str(task.id) for task in tasks)}")
+    report = [f"{action} cycle at {_when(session.now)}, no GPU free"]
+    report += [f"pending {job.id!r} needs {gpus_needed(job)}" for job in pending]
 
-    eligible = session.eligible_victims(action, pending, running)
-    report += ["", f"eligible victims: {', '.join(str(victim.id) for victim in eligible)}"]
+    first = pending[0]
+    report += ["", f"candidates for {first.id!r}:"]
+    for verdict in session.verdicts(action, first, running):
+        report.append(f"  {verdict}")
+        if verdict.tasks:
+            report.append(f"    evictable: {', '.join(str(task.id) for task in verdict.tasks)}")
 
-    # Take tasks until the GPUs are covered, victims in the order given, each victim's tasks in
-    # sacrifice order. A gang (a job that is not elastic) cannot run with fewer pods, so it is
-    # taken whole; an elastic job (semi-preemptible ones included) gives tasks one at a time.
-    needed = gpus_needed - FREE_GPUS
-    picked: dict[JobLike, list[TaskLike]] = {}
-    freed = 0
-    for victim in eligible:
-        if freed >= needed:
-            break
-        tasks = session.evictable_tasks(action, pending, victim)
-        if decisions[victim.id].elastic:
-            chosen = list(tasks[: -(-(needed - freed) // GPUS_PER_TASK)])
-        else:
-            chosen = list(tasks)
-        if chosen:
-            picked[victim] = chosen
-            freed += len(chosen) * GPUS_PER_TASK
+    report += ["", "plans:"]
+    cycle = session.cycle(running)
+    waiting = []
+    for job in pending:
+        lines, plan = place(cycle, action, job)
+        report += lines
+        if not plan:
+            waiting.append(plan)
 
-    names = [str(task.id) for tasks in picked.values() for task in tasks]
-    report.append(f"picked: {', '.join(names) or 'nothing'} ({freed} GPUs)")
-    result = session.validate(action, pending, picked)
-    report.append(f"scenario: {result}")
-
-    if freed >= needed and result:
-        report.append(f"evict {len(names)} tasks: {', '.join(names)}")
-    else:
-        report.append(
-            f"not enough room: {freed} of {needed} GPUs can be freed; nothing is evicted"
-            if freed < needed
-            else "the scenario is invalid; nothing is evicted"
-        )
-        retry = session.next_expiry(action, pending, running)
-        if retry is None:
-            report.append("no protection will run out: wait for resources to be released")
-        else:
-            report.append(f"retry at {_when(retry)}")
+    # The cycle runs again when the first protection that holds back a waiting job runs out.
+    retries = [plan.retry for plan in waiting if plan.retry is not None]
+    if retries:
+        report.append(f"retry at {_when(min(retries))}")
+    elif waiting:
+        report.append("no protection will run out: wait for resources to be released")
 
     stats = session.stats()
     report.append(
@@ -206,7 +205,7 @@ def _instant(text: str) -> datetime:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--gpus", type=int, default=4, help="GPUs the pending job needs")
+    parser.add_argument("--gpus", type=int, default=4, help="GPUs the first pending job needs")
     parser.add_argument("--now", type=_instant, default=NOW, help="the cycle's instant (UTC)")
     arguments = parser.parse_args(argv)
     print("\n".join(run_cycle(arguments.now, arguments.gpus)))

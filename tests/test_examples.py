@@ -1,4 +1,5 @@
-"""examples/scheduler_loop.py runs as a script and prints the report the tutorial shows."""
+"""examples/scheduler_loop.py runs as a script and prints the report the tutorial shows: one
+reclaim cycle that plans and commits for several pending jobs."""
 
 from __future__ import annotations
 
@@ -27,10 +28,24 @@ def run_script(*arguments: str) -> list[str]:
     return completed.stdout.splitlines()
 
 
-def test_default_cycle_explains_every_candidate_and_sets_the_retry_timer() -> None:
+DETECTOR_PLAN = (
+    "  reclaim plan of 'vision/detector' for nvidia.com/gpu 4: takes 2 tasks of 'nlp/pretrain', "
+    "freeing nvidia.com/gpu 4, pods 2 and losing 9600 of unsaved work"
+)
+TRACKER_SHORT = (
+    "  reclaim plan of 'vision/tracker' for nvidia.com/gpu 2: takes 1 task of 'nlp/etl', "
+    "freeing nvidia.com/gpu 1, pods 1 and losing 10800 of unsaved work; "
+    "still missing nvidia.com/gpu 1; retry at 2026-11-22T12:40:00Z"
+)
+
+
+def test_default_cycle_explains_every_candidate_plans_each_job_and_sets_the_retry_timer() -> None:
     lines = run_script()
-    assert lines[0] == "reclaim cycle at 2026-11-22T12:00:00Z"
-    assert lines[1] == "pending job 'vision/detector' in queue 'vision' needs 4 GPUs, 0 free"
+    assert lines[:3] == [
+        "reclaim cycle at 2026-11-22T12:00:00Z, no GPU free",
+        "pending 'vision/detector' needs nvidia.com/gpu 4",
+        "pending 'vision/tracker' needs nvidia.com/gpu 2",
+    ]
     assert (
         "  reclaim of 'vision/labeler' by 'vision/detector': refused: "
         "reclaim only takes victims from other queues"
@@ -53,42 +68,52 @@ def test_default_cycle_explains_every_candidate_and_sets_the_retry_timer() -> No
     ) in lines
     assert lines.count("    evictable: pretrain-3, pretrain-2") == 1
     assert lines.count("    evictable: etl-2") == 1
-    tail = lines[lines.index("eligible victims: nlp/pretrain, nlp/etl") :]
-    assert tail == [
-        "eligible victims: nlp/pretrain, nlp/etl",
-        "picked: pretrain-3, pretrain-2, etl-2 (3 GPUs)",
-        "scenario: reclaim scenario of 'vision/detector': valid",
-        "not enough room: 3 of 4 GPUs can be freed; nothing is evicted",
+    # The first job's plan is committed; the second is not offered its tasks again, takes what
+    # is left, falls short, and waits for the first protection that ends.
+    assert lines[lines.index("plans:") :] == [
+        "plans:",
+        DETECTOR_PLAN,
+        "    evict pretrain-3, pretrain-2 (lost 2.67 GPU-h)",
+        TRACKER_SHORT,
+        "    not enough room: nothing is evicted for it",
         "retry at 2026-11-22T12:40:00Z",
-        "session: 21 min-runtime lookups, 17 from the cache, 6 jobs",
+        "session: 4 min-runtime lookups, 2 from the cache, 7 jobs",
     ]
 
 
-def test_enough_room_evicts_the_validated_scenario_and_sets_no_timer() -> None:
-    lines = run_script("--gpus", "3")
-    assert lines[1] == "pending job 'vision/detector' in queue 'vision' needs 3 GPUs, 0 free"
-    assert "picked: pretrain-3, pretrain-2, etl-2 (3 GPUs)" in lines
-    assert "scenario: reclaim scenario of 'vision/detector': valid" in lines
-    assert "evict 3 tasks: pretrain-3, pretrain-2, etl-2" in lines
-    assert not any(line.startswith(("retry at", "not enough room")) for line in lines)
+def test_a_smaller_first_job_leaves_room_for_the_second_and_sets_no_timer() -> None:
+    lines = run_script("--gpus", "2")
+    assert lines[1] == "pending 'vision/detector' needs nvidia.com/gpu 2"
+    assert lines[lines.index("plans:") :] == [
+        "plans:",
+        "  reclaim plan of 'vision/detector' for nvidia.com/gpu 2: takes 1 task of "
+        "'nlp/pretrain', freeing nvidia.com/gpu 2, pods 1 and losing 4800 of unsaved work",
+        "    evict pretrain-3 (lost 1.33 GPU-h)",
+        "  reclaim plan of 'vision/tracker' for nvidia.com/gpu 2: takes 1 task of "
+        "'nlp/pretrain', freeing nvidia.com/gpu 2, pods 1 and losing 4800 of unsaved work",
+        "    evict pretrain-2 (lost 1.33 GPU-h)",
+        "session: 3 min-runtime lookups, 1 from the cache, 7 jobs",
+    ]
 
 
-def test_at_the_retry_time_the_protected_gang_is_taken_whole() -> None:
+def test_at_the_retry_time_the_gang_goes_first_and_both_jobs_are_placed() -> None:
     lines = run_script("--now", "2026-11-22T12:40:00Z")
-    assert lines[0] == "reclaim cycle at 2026-11-22T12:40:00Z"
+    assert lines[0] == "reclaim cycle at 2026-11-22T12:40:00Z, no GPU free"
     assert (
         "  reclaim of 'prod/eval' by 'vision/detector': allowed: min-runtime 1h from queue "
         "'prod': started 2026-11-22T11:40:00Z, protection over"
     ) in lines
     assert "    evictable: eval-1, eval-0" in lines
-    assert "eligible victims: nlp/pretrain, nlp/etl, prod/eval" in lines
-    assert "picked: pretrain-3, pretrain-2, etl-2, eval-1, eval-0 (5 GPUs)" in lines
-    assert "evict 5 tasks: pretrain-3, pretrain-2, etl-2, eval-1, eval-0" in lines
+    # Least unsaved work first: the gang (1 h x 2 GPUs), then etl-2 (3 h 40 m x 1 GPU), then
+    # one of pretrain's extra workers (1 h 20 m x 2 GPUs); whole tasks, so 5 GPUs for 4.
+    assert "    evict eval-1, eval-0, etl-2, pretrain-3 (lost 8.33 GPU-h)" in lines
+    assert "    evict pretrain-2 (lost 2.67 GPU-h)" in lines
+    assert not any(line.startswith(("retry at", "    not enough room")) for line in lines)
 
 
 def test_one_microsecond_before_the_retry_time_there_is_still_no_room() -> None:
     lines = run_script("--now", "2026-11-22T12:39:59.999999Z")
-    assert "not enough room: 3 of 4 GPUs can be freed; nothing is evicted" in lines
+    assert "    not enough room: nothing is evicted for it" in lines
     assert "retry at 2026-11-22T12:40:00Z" in lines
 
 
