@@ -225,6 +225,7 @@ def test_the_specification_has_one_page_per_section_and_an_index() -> None:
             "beyond-min-runtime",
             "preemption-delay",
             "sub-group-trees",
+            "plans",
         ]
     )
 

@@ -106,7 +106,7 @@ class Resolution:
     """A resolved min-runtime and where it came from.
 
     Attributes:
-        min_runtime: the MR.
+        min_runtime: the min-runtime.
         source: the name of the queue whose setting produced it, or ``None`` for the node-pool
             default.
         unknown_queues: queue names that are not in the tree and so forced the default.

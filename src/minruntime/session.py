@@ -101,8 +101,8 @@ class SessionStats:
         protections: how many decisions a protection beyond min-runtime
             (docs/spec/beyond-min-runtime.md) decided, by kind value: ``"eviction-budget"``,
             ``"checkpoint-grace"``, and ``"job-request"`` (protected only because a job's own
-            request lengthened its MR), elastic victims they held to their minimum included. Empty
-            when unused.
+            request lengthened its min-runtime), elastic victims they held to their minimum
+            included. Empty when unused.
 
     >>> SessionStats(decisions={}, resolutions=3, cache_hits=2, jobs=1).cache_misses
     1
@@ -449,7 +449,7 @@ class Session:
         fundamentals aside: the one way to ask a protection (a view of its verdict).
 
         Never protects whatever the start time; no start time is not protected; otherwise
-        ``now < start + MR``. With the protections beyond min-runtime in use
+        ``now < start + min-runtime``. With the protections beyond min-runtime in use
         (docs/spec/beyond-min-runtime.md), a job's own request, a spent eviction budget and the
         checkpoint grace protect too. ``protected_until`` is when the protection ends (for a
         victim that is not protected, when its min-runtime ended; ``None`` without a start).
