@@ -710,7 +710,7 @@ class Session:
 
         >>> from minruntime import QueueTree, Config, Queue
         >>> session = Session(QueueTree([Queue("q")]), Config(), 0)
-        >>> _ = session.preempt_min_runtime("q"), session.preempt_min_runtime("q")
+        >>> _ = session.resolve("preempt", "q", "q").min_runtime, session.resolve("preempt", "q", "q").min_runtime
         >>> stats = session.stats()
         >>> stats.resolutions, stats.cache_hits
         (2, 1)
