@@ -32,6 +32,7 @@ from minruntime.decisions import Reason
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidJob
 from minruntime.jobs import (
+    IS_ACTIVE,
     Job,
     JobInputs,
     JobLike,
@@ -521,10 +522,18 @@ class JobFacts:
         """Every active task, in listing order."""
         if not self.table.flags[self.row] & PLAIN or self.row in self.table.shapes:
             return tuple(task for pod_set in self.pod_sets for task in pod_set.active)
-        # the degenerate tree's leaves are the job's pod sets, in their order (PLAIN)
-        return tuple(
-            task for pod_set in self.job.pod_sets for task in pod_set.tasks if _is_active(task)
-        )
+        # the degenerate tree's leaves are the job's pod sets, in their order (PLAIN): a status
+        # is one dict look-up (a library Task's is a TaskStatus), the reader for any other
+        active = IS_ACTIVE
+        found = []
+        for pod_set in self.job.pod_sets:
+            for task in pod_set.tasks:
+                is_active = active.get(task.status)
+                if is_active is None:
+                    is_active = _is_active(task)
+                if is_active:
+                    found.append(task)
+        return tuple(found)
 
     def task_pod_sets(self) -> dict[Hashable, str]:
         """Every task id of the job (any status) mapped to the name of its pod set."""

@@ -23,7 +23,7 @@ from typing import Final, TypeVar
 from minruntime._facts import JobFacts
 from minruntime._protection import FOREVER_NS, Settings, evictions_in_window, unsaved_seconds
 from minruntime.jobs import Task, TaskLike
-from minruntime.resources import Resources, task_resources
+from minruntime.resources import ONE_POD, Resources, task_resources
 
 __all__ = [
     "RankKey",
@@ -62,7 +62,10 @@ def resources_of(task: TaskLike, owner: object) -> Resources:
 
 def task_weight(task: TaskLike, cost: str, owner: object) -> float:
     """What ``task`` holds of the cost resource, or 1 where it holds none of it."""
-    amount = resources_of(task, owner).get(cost)
+    held = resources_of(task, owner)
+    if held is ONE_POD:  # the common case: a task that names no resource
+        return 1.0
+    amount = held.get(cost)
     return float(amount) if amount else 1.0
 
 

@@ -23,12 +23,12 @@ The facade asks verdicts and reads them; it computes no rule itself.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Final
 
 from minruntime._eligibility import Groups, kept_refusal, protection_of
 from minruntime._evictable import TaskOrder, evictable_tasks
-from minruntime._facts import JobFacts
+from minruntime._facts import SEMI, FactsTable, JobFacts
 from minruntime._protection import (
     NO_INPUTS,
     NO_SETTINGS,
@@ -39,7 +39,7 @@ from minruntime._protection import (
     protection_end_ns,
 )
 from minruntime._ranking import RankKey, rank_key, unsaved_work
-from minruntime._retry import free_now, waits
+from minruntime._retry import earliest, free_now, waits
 from minruntime._time import from_ns
 from minruntime._validation import validate_victim
 from minruntime.decisions import Action, ProtectionKind, Reason, Resolution
@@ -48,7 +48,7 @@ from minruntime.durations import MinRuntime
 from minruntime.jobs import TaskLike
 from minruntime.preemptibility import PreemptibilitySource
 
-__all__ = ["NO_CLAIMS", "Context", "Verdict"]
+__all__ = ["NO_CLAIMS", "Context", "Verdict", "retry_ns"]
 
 NO_CLAIMS: Final[frozenset[Hashable]] = frozenset()
 """The claims of a victim none of whose tasks is committed."""
@@ -58,7 +58,7 @@ class Context:
     """What every verdict of a session reads: its groups (and resolver), the known queues,
     ``now``, the task order, the cost resource and the legacy priority threshold."""
 
-    __slots__ = ("cost", "groups", "known", "now_ns", "order", "threshold")
+    __slots__ = ("cost", "groups", "keys", "kept", "known", "now_ns", "order", "threshold")
 
     def __init__(
         self,
@@ -75,6 +75,14 @@ class Context:
         self.order = order
         self.cost = cost
         self.threshold = threshold
+        self.kept: dict[tuple[int, Reason, bool], tuple[tuple[TaskLike, ...], float]] = {}
+        """(row, reason, a protected semi-preemptible tree) -> the evictable tasks of a victim
+        none of whose tasks is claimed, and the work they hold: the same whatever the
+        preemptor, so worked out once per session (the verdicts of the next preemptor, and of
+        a cycle's next plan, read them)."""
+        self.keys: dict[tuple[int, Reason], RankKey] = {}
+        """(row, reason) -> the rank key of an allowed victim none of whose tasks is claimed,
+        where no section 16 setting is on (no eviction window of a queue to count in)."""
 
 
 class Verdict:
@@ -165,17 +173,30 @@ class Verdict:
 
     # -- what may go ----------------------------------------------------------------------------
 
+    def _unclaimed(self) -> tuple[tuple[TaskLike, ...], float]:
+        """The evictable tasks and the work they hold as if nothing were claimed (kept in the
+        context: they depend on the victim and its reason only)."""
+        facts, reason = self.facts, self.reason
+        protected = False
+        if facts.semi and reason.allowed and not facts.flat:
+            protected = self.protection()[0].kind is not None
+        key = (facts.row, reason, protected)
+        kept = self.context.kept
+        found = kept.get(key)
+        if found is None:
+            context = self.context
+            tasks = evictable_tasks(reason, facts, context.order, protected=protected)
+            work = unsaved_work(facts, tasks, context.now_ns, context.cost) if tasks else 0.0
+            found = kept.setdefault(key, (tasks, work))
+        return found
+
     @property
     def tasks(self) -> tuple[TaskLike, ...]:
         """Its evictable tasks in sacrifice order, claimed ones and any the validator would
         refuse beside the claims left out."""
         found = self._tasks
         if found is None:
-            facts = self.facts
-            protected = False
-            if facts.semi and self.reason.allowed and not facts.flat:
-                protected = self.protection()[0].kind is not None
-            found = evictable_tasks(self.reason, facts, self.context.order, protected=protected)
+            found = self._unclaimed()[0]
             if self.claimed and found:
                 found = self._beside_claims(found)
             self._tasks = found
@@ -203,8 +224,13 @@ class Verdict:
         refused victim, what evicting all its active tasks would lose."""
         found = self._unsaved
         if found is None:
-            tasks = self.tasks if self.reason.allowed else self.facts.active_tasks()
-            found = self._unsaved = self.unsaved_of(tasks)
+            if not self.reason.allowed:
+                found = self.unsaved_of(self.facts.active_tasks())
+            elif self.claimed:
+                found = self.unsaved_of(self.tasks)
+            else:
+                found = self._unclaimed()[1]
+            self._unsaved = found
         return found
 
     def unsaved_of(self, tasks: Sequence[TaskLike]) -> float:
@@ -217,9 +243,22 @@ class Verdict:
         """Its place in the ranking, cheapest first (:func:`~minruntime._ranking.rank_key`)."""
         found = self._key
         if found is None:
-            resolver = self.context.groups.resolver
-            settings = self.protection()[2] if resolver.has_protections else NO_SETTINGS
-            found = self._key = rank_key(self.facts, self.unsaved, settings, self.context.now_ns)
+            context = self.context
+            if context.groups.resolver.has_protections:  # the eviction window is the queue's
+                found = rank_key(self.facts, self.unsaved, self.protection()[2], context.now_ns)
+            elif (
+                self.claimed or not self.reason.allowed or (self.facts.semi and not self.facts.flat)
+            ):
+                # claims, or a semi-preemptible tree whose protection changes what may go
+                found = rank_key(self.facts, self.unsaved, NO_SETTINGS, context.now_ns)
+            else:  # the same for every preemptor: worked out once per session
+                facts = self.facts
+                key = (facts.row, self.reason)
+                found = context.keys.get(key)
+                if found is None:
+                    made = rank_key(facts, self.unsaved, NO_SETTINGS, context.now_ns)
+                    found = context.keys.setdefault(key, made)
+            self._key = found
         return found
 
     # -- rendering ------------------------------------------------------------------------------
@@ -293,6 +332,33 @@ class Verdict:
             preemption_delay=pre.inputs().delay if delayed else None,
             delayed_until=from_ns(held) if held is not None else None,
         )
+
+
+def retry_ns(
+    action: Action,
+    preemptor: JobFacts,
+    table: FactsTable,
+    rows: Sequence[int],
+    reasons: Sequence[Reason],
+    context: Context,
+    claims: Mapping[int, frozenset[Hashable]],
+    held: int | None,
+    delayed: bool,
+) -> int | None:
+    """The retry instant over the victims ``rows`` (their ``reasons`` judged as if the preemptor
+    were not delayed when ``delayed``): :func:`minruntime._retry.earliest` of the ends of the
+    protections the victims wait for. Only a victim whose reason may wait (or, delayed, is
+    free) is judged further, each on what it keeps."""
+    flags = table.flags
+
+    def ends() -> Iterator[int | None]:
+        for row, reason in zip(rows, reasons, strict=True):
+            if waits(reason, bool(flags[row] & SEMI)) or free_now(reason, delayed):
+                claimed = claims.get(row, NO_CLAIMS) if claims else NO_CLAIMS
+                judged = Verdict(action, preemptor, table.view(row), reason, context, claimed)
+                yield judged.retry_end_ns(delayed)
+
+    return earliest(ends(), held, delayed)
 
 
 def _protection_notes(

@@ -40,10 +40,9 @@ from minruntime._plan import ranked, take
 from minruntime._protection import is_held
 from minruntime._ranking import unsaved_work
 from minruntime._resolution import Resolver
-from minruntime._retry import earliest
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime._validation import validate_victim
-from minruntime._verdict import NO_CLAIMS, Context
+from minruntime._verdict import NO_CLAIMS, Context, retry_ns
 from minruntime._verdict import Verdict as Judged
 from minruntime.config import Config
 from minruntime.decisions import (
@@ -538,8 +537,10 @@ class Session:
     ) -> int | None:
         held = pre.held_until_ns()
         delayed = is_held(held, self._now_ns)
-        verdicts = self._verdicts(action, pre, rows, claims, ignore_delay=delayed)
-        return earliest((verdict.retry_end_ns(delayed) for verdict in verdicts), held, delayed)
+        reasons = self._judge(action, pre, rows, ignore_delay=delayed)
+        return retry_ns(
+            action, pre, self._table, rows, reasons, self._context, claims, held, delayed
+        )
 
     def next_expiry(
         self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
