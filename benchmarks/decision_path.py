@@ -483,8 +483,11 @@ def plan_floor(
             latest = cache[queue] = None if mr == -1.0 else NOW_S - mr  # type: ignore[operator]
         if latest is None:
             continue
+        left = [task for task in reversed(active) if task not in claimed]
+        if not left:
+            continue  # judged on what it keeps: nothing
         if start is None or start <= latest:  # free: every active task, the last listed first
-            tasks = [task for task in reversed(active) if task not in claimed]
+            tasks = left
         else:
             end = start - latest + NOW_S  # start + min-runtime: its protection ends then
             if retry is None or end < retry:
@@ -496,8 +499,6 @@ def plan_floor(
             room = len(active) - minimum - taken
             above = [task for task in reversed(active[minimum:]) if task not in claimed]
             tasks = above[: max(0, room)]
-        if not tasks and all(task in claimed for task in active):
-            continue  # nothing left of it
         age = 0.0 if start is None else max(0.0, NOW_S - start)
         later = -math.inf if start is None else -start
         candidates.append((age * len(tasks), priority, later, index, tasks))

@@ -77,7 +77,7 @@ def test_default_cycle_explains_every_candidate_plans_each_job_and_sets_the_retr
         TRACKER_SHORT,
         "    not enough room: nothing is evicted for it",
         "retry at 2026-11-22T12:40:00Z",
-        "session: 4 min-runtime lookups, 2 from the cache, 7 jobs",
+        "session: 5 min-runtime lookups, 3 from the cache, 7 jobs",
     ]
 
 

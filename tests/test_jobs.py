@@ -14,6 +14,7 @@ from hypothesis import given
 
 from minruntime import (
     Config,
+    InvalidJob,
     InvalidPreemptibility,
     InvalidTimestamp,
     Job,
@@ -797,3 +798,68 @@ def test_a_value_is_built_from_every_field_by_name(value: Task | PodSet | Job) -
     changed: Any = attrs.evolve(value, **{fields[0]: "other"})  # type: ignore[arg-type]
     assert getattr(changed, fields[0]) == "other"
     assert changed != value
+
+
+# -- errors at the door --------------------------------------------------------------------------
+
+
+class _OwnTask:
+    def __init__(self, id: str, status: object) -> None:
+        self.id = id
+        self.status = status
+
+
+class _OwnPodSet:
+    def __init__(self, tasks: list[_OwnTask]) -> None:
+        self.name = "default"
+        self.min_available = 1
+        self.tasks = tasks
+
+
+class _OwnJob:
+    """A scheduler's own job, with whatever priority and statuses it was given (typed ``Any``:
+    it is wrong on purpose)."""
+
+    def __init__(self, priority: Any, status: Any = "Running") -> None:
+        self.id = "own"
+        self.queue = "q"
+        self.priority = priority
+        self.preemptibility = None
+        self.start_time = None
+        self.pod_sets: Any = [_OwnPodSet([_OwnTask("own-0", status)])]
+
+
+_PRIORITY = "expected an integer (e.g. a priority class's value, 50 when none)"
+_STATUSES = (
+    "expected one of Pending, Gated, Allocated, Pipelined, Binding, Bound, Running, Releasing, "
+    "StuckInReleasing, Succeeded, Failed, Unknown, Deleted"
+)
+
+
+@pytest.mark.parametrize("priority", ["high", True, 1.5, None])
+def test_a_priority_that_is_not_an_integer_is_refused_naming_the_job(priority: object) -> None:
+    with pytest.raises(InvalidJob) as caught:
+        Job("train", "q", priority=priority)  # type: ignore[arg-type]
+    assert str(caught.value) == f"job 'train' priority: {_PRIORITY}, got {priority!r}"
+
+
+def test_a_schedulers_own_job_with_a_text_priority_is_refused_where_it_enters() -> None:
+    session = Session(QueueTree([Queue("q")]), Config(), now=0)
+    with pytest.raises(InvalidJob) as caught:
+        session.eligible_victims("preempt", Job("p", "q", priority=100), [_OwnJob("high")])
+    assert str(caught.value) == f"job 'own' priority: {_PRIORITY}, got 'high'"
+    with pytest.raises(InvalidJob) as caught:  # the preemptor too
+        session.verdict("preempt", _OwnJob("urgent"), Job("v", "q"))
+    assert str(caught.value) == f"job 'own' priority: {_PRIORITY}, got 'urgent'"
+
+
+def test_a_status_that_is_not_one_names_the_task_and_its_job() -> None:
+    with pytest.raises(InvalidJob) as caught:
+        Task("w-0", 5)  # type: ignore[arg-type]
+    assert str(caught.value) == f"Task 'w-0' status: invalid task status 5 ({_STATUSES})"
+    session = Session(QueueTree([Queue("q")]), Config(), now=0)
+    with pytest.raises(InvalidJob) as caught:
+        session.eligible_victims("preempt", Job("p", "q", priority=100), [_OwnJob(10, "Bogus")])
+    assert str(caught.value) == (
+        f"job 'own' task 'own-0' status: invalid task status 'Bogus' ({_STATUSES})"
+    )

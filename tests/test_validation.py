@@ -4,6 +4,7 @@ the core, never, errors."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import attrs
@@ -514,3 +515,31 @@ def test_evicting_exactly_the_evictable_tasks_is_a_valid_scenario(scenario: Scen
     result = s.validate(scenario.action, scenario.preemptor, plan)
     assert result.failures == ()
     assert result
+
+
+def test_evictions_that_are_neither_pairs_nor_a_mapping_are_refused_naming_them() -> None:
+    victim = job(statuses=("Running",))
+    with pytest.raises(InvalidScenario) as caught:
+        session().validate(Action.PREEMPT, PREEMPTOR, [victim])  # type: ignore[arg-type]
+    assert str(caught.value).startswith(
+        "evictions: expected (job, tasks) pairs, or a mapping from job to tasks where the jobs "
+        "are hashable, got Job(id='v'"
+    )
+
+
+def test_the_pairs_form_takes_a_schedulers_unhashable_jobs() -> None:
+    """A plain dataclass is unhashable: the pairs form needs no hashing."""
+
+    @dataclass
+    class Own:
+        id: str
+        queue: str
+        priority: int
+        preemptibility: str | None
+        start_time: float | None
+        pod_sets: list[PodSet]
+
+    own = Own("own", "a", 10, "preemptible", None, [PodSet(tasks=[Task("own-0")])])
+    with pytest.raises(TypeError):
+        hash(own)
+    assert session().validate(Action.PREEMPT, PREEMPTOR, [(own, ["own-0"])]).valid

@@ -39,7 +39,9 @@ from minruntime.jobs import (
     PodSet,
     TaskLike,
     TaskStatus,
+    checked_priority,
     count_active,
+    task_status,
 )
 from minruntime.preemptibility import (
     LEGACY_PRIORITY_THRESHOLD,
@@ -95,6 +97,17 @@ class PodSetFacts:
 
 def _is_active(task: TaskLike) -> bool:
     return TaskStatus.parse(task.status).is_active
+
+
+def _counted(job: JobLike, tasks: Sequence[TaskLike]) -> int:
+    """How many of a caller's tasks are active; a status that is not one names the job and
+    the task."""
+    try:
+        return count_active(tasks)
+    except ValueError:
+        for task in tasks:
+            task_status(task.status, task.id, job.id)
+        raise
 
 
 class FactsTable:
@@ -263,7 +276,7 @@ class FactsTable:
         once per run of jobs of one class, not per job.
         """
         legacy, threshold = self._legacy, self._threshold
-        semi_value, non_value, pod_set_class, count = _SEMI, _NON, PodSet, count_active
+        semi_value, non_value, pod_set_class = _SEMI, _NON, PodSet
         utc, job_class, shapes = UTC, Job, self.shapes
         epoch, micro = EPOCH, _MICROSECOND
         add_id, add_queue = self.ids.append, self.queues.append
@@ -276,6 +289,8 @@ class FactsTable:
         may_sets = may_parent = False  # ... and what they may carry
         for job in jobs:
             priority = job.priority
+            if priority.__class__ is not int:
+                priority = checked_priority(priority, job.id)
             explicit = job.preemptibility
             if explicit is None or explicit == "":
                 preemptibility = legacy.get(priority)
@@ -296,7 +311,7 @@ class FactsTable:
                 if pod_set.__class__ is pod_set_class:
                     active = pod_set._active  # a library PodSet counted them when it was built
                 else:  # a scheduler's own: a parent only if its class can carry one
-                    active = count(tasks)
+                    active = _counted(job, tasks)
                     if pod_set.__class__ is not set_kind:
                         set_kind = pod_set.__class__
                         may_parent = _may_carry(set_kind, _PARENT)

@@ -23,7 +23,7 @@ The facade asks verdicts and reads them; it computes no rule itself.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Final
 
 from minruntime._eligibility import Groups, kept_refusal, protection_of
@@ -48,7 +48,7 @@ from minruntime.durations import MinRuntime
 from minruntime.jobs import TaskLike
 from minruntime.preemptibility import PreemptibilitySource
 
-__all__ = ["NO_CLAIMS", "Context", "Verdict", "retry_ns"]
+__all__ = ["NO_CLAIMS", "Context", "Verdict", "retry_ns", "retry_of"]
 
 NO_CLAIMS: Final[frozenset[Hashable]] = frozenset()
 """The claims of a victim none of whose tasks is committed."""
@@ -58,7 +58,7 @@ class Context:
     """What every verdict of a session reads: its groups (and resolver), the known queues,
     ``now``, the task order, the cost resource and the legacy priority threshold."""
 
-    __slots__ = ("cost", "groups", "keys", "kept", "known", "now_ns", "order", "threshold")
+    __slots__ = ("cost", "groups", "kept", "keys", "known", "now_ns", "order", "threshold")
 
     def __init__(
         self,
@@ -332,6 +332,12 @@ class Verdict:
             preemption_delay=pre.inputs().delay if delayed else None,
             delayed_until=from_ns(held) if held is not None else None,
         )
+
+
+def retry_of(verdicts: Iterable[Verdict], held: int | None, delayed: bool) -> int | None:
+    """The retry instant over victims judged already (:func:`minruntime._retry.earliest` of
+    their parts, :meth:`Verdict.retry_end_ns`)."""
+    return earliest((verdict.retry_end_ns(delayed) for verdict in verdicts), held, delayed)
 
 
 def retry_ns(

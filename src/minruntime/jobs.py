@@ -279,7 +279,10 @@ class Task:
         # object.__setattr__, which looks the name up each time); a status is one dict lookup
         # (the reader is called for any other spelling), and no resources need no check.
         _TASK_ID(self, id)
-        _TASK_STATUS(self, _TO_STATUS[status])
+        try:
+            _TASK_STATUS(self, _TO_STATUS[status])
+        except InvalidJob as error:  # name the task
+            raise InvalidJob(f"Task {id!r} {str(error).removeprefix('Task ')}") from None
         _TASK_RESOURCES(
             self,
             ONE_POD if resources is None else task_resources(resources, f"Task {id!r} resources"),
@@ -287,6 +290,42 @@ class Task:
 
 
 _TASK_ID, _TASK_STATUS, _TASK_RESOURCES = slot_setters(Task, "id", "status", "resources")
+
+
+def checked_priority(value: object, job: object) -> int:
+    """A job's priority: an integer (not a bool).
+
+    Raises:
+        InvalidJob: naming the job, the field and the value.
+
+    >>> checked_priority("high", "train")
+    Traceback (most recent call last):
+    ...
+    minruntime.errors.InvalidJob: job 'train' priority: expected an integer (e.g. a priority class's value, 50 when none), got 'high'
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise InvalidJob(
+        f"job {job!r} priority: expected an integer (e.g. a priority class's value, 50 when "
+        f"none), got {value!r:.60}"
+    )
+
+
+def task_status(value: object, task: object, job: object) -> TaskStatus:
+    """A task's status (a :class:`TaskStatus` or its name, in any case).
+
+    Raises:
+        InvalidJob: naming the job, the task and the value.
+
+    >>> task_status("Bogus", "w-0", "train")
+    Traceback (most recent call last):
+    ...
+    minruntime.errors.InvalidJob: job 'train' task 'w-0' status: invalid task status 'Bogus' (expected one of Pending, Gated, Allocated, Pipelined, Binding, Bound, Running, Releasing, StuckInReleasing, Succeeded, Failed, Unknown, Deleted)
+    """
+    try:
+        return TaskStatus.parse(value)
+    except ValueError as error:
+        raise InvalidJob(f"job {job!r} task {task!r} status: {error}") from None
 
 
 def count_active(tasks: Iterable[TaskLike]) -> int:
@@ -630,7 +669,9 @@ class Job:
         # converter or check as before, which names the field and the value.
         _JOB_ID(self, id)
         _JOB_QUEUE(self, queue)
-        _JOB_PRIORITY(self, priority)
+        _JOB_PRIORITY(
+            self, priority if priority.__class__ is int else checked_priority(priority, id)
+        )
         _JOB_PREEMPTIBILITY(self, _TO_PREEMPTIBILITY[preemptibility])
         if start_time is not None and (
             start_time.__class__ is not datetime or start_time.tzinfo is None

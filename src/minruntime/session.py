@@ -42,7 +42,7 @@ from minruntime._ranking import unsaved_work
 from minruntime._resolution import Resolver
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime._validation import validate_victim
-from minruntime._verdict import NO_CLAIMS, Context, retry_ns
+from minruntime._verdict import NO_CLAIMS, Context, retry_ns, retry_of
 from minruntime._verdict import Verdict as Judged
 from minruntime.config import Config
 from minruntime.decisions import (
@@ -57,7 +57,7 @@ from minruntime.decisions import (
     ScenarioResult,
     Verdict,
 )
-from minruntime.errors import PlanConflict
+from minruntime.errors import InvalidScenario, PlanConflict
 from minruntime.jobs import JobLike, TaskLike
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD, Preemptibility
 from minruntime.queues import QueueTree
@@ -537,6 +537,11 @@ class Session:
     ) -> int | None:
         held = pre.held_until_ns()
         delayed = is_held(held, self._now_ns)
+        entry = self._memo.get((action, pre.row, delayed, id(claims)))
+        if entry is not None and entry[0] is claims and all(row in entry[1] for row in rows):
+            # every victim judged already (a report's verdicts, then its plan): read them
+            known = entry[1]
+            return retry_of([known[row] for row in rows], held, delayed)
         reasons = self._judge(action, pre, rows, ignore_delay=delayed)
         return retry_ns(
             action, pre, self._table, rows, reasons, self._context, claims, held, delayed
@@ -636,7 +641,13 @@ class Session:
         pre = self._fact(preemptor)
         pairs = evictions.items() if isinstance(evictions, Mapping) else evictions
         failures: list[Failure] = []
-        for victim, tasks in pairs:
+        for pair in pairs:
+            if not isinstance(pair, tuple | list) or len(pair) != 2:
+                raise InvalidScenario(
+                    "evictions: expected (job, tasks) pairs, or a mapping from job to tasks "
+                    f"where the jobs are hashable, got {pair!r:.80}"
+                )
+            victim, tasks = pair
             failures.extend(self._failures(act, pre, victim, tasks, claims))
         return ScenarioResult(action=act, preemptor=pre.id, failures=tuple(failures))
 
