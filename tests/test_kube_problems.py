@@ -131,9 +131,21 @@ def test_strict_reading_refuses_every_problem_at_once() -> None:
     with pytest.raises(InvalidSnapshot) as caught:
         read_snapshot([*EXAMPLE, *bad_objects()], now=NOW, strict=True)
     snapshot = read_snapshot([*EXAMPLE, *bad_objects()], now=NOW)
-    assert caught.value.problems == tuple(snapshot.every_problem())
+    lenient = tuple(snapshot.every_problem())
+    assert caught.value.problems == tuple(problem.under_strict() for problem in lenient)
     assert len(caught.value.problems) == 26
     assert str(caught.value).startswith("the snapshot has 26 problems (strict reading):\n  - ")
+    # each says what strict reading does: the snapshot is refused, nothing "ignored"
+    assert [str(problem) for problem in caught.value.problems[:2]] == [
+        "snapshot: expected a Kubernetes object, found str 'not an object'; the snapshot is "
+        "refused (strict reading)",
+        "Queue/<unnamed> metadata.name: missing (required); the snapshot is refused (strict "
+        "reading)",
+    ]
+    assert all(
+        problem.message == f"{lenient_problem.detail}; the snapshot is refused (strict reading)"
+        for problem, lenient_problem in zip(caught.value.problems, lenient, strict=True)
+    )
     assert isinstance(caught.value, ValueError)
 
 
@@ -184,8 +196,9 @@ def test_a_stamp_after_now_is_used_as_given_with_a_problem_naming_the_object(
         kind=ProblemKind.SUSPECT,
         object=ObjectRef(kind="PodGroup", namespace="ml", name="train"),
         field=field,
-        message=f"PodGroup/ml/train {field}: 2026-11-22T12:30:00+00:00 is after now "
-        "(2026-11-22T12:00:00+00:00); used as given (a clock skew, or a wrong --now?)",
+        detail=f"PodGroup/ml/train {field}: 2026-11-22T12:30:00+00:00 is after now "
+        "(2026-11-22T12:00:00+00:00)",
+        outcome="used as given (a clock skew, or a wrong --now?)",
     )
     moment = datetime(2026, 11, 22, 12, 30, tzinfo=UTC)
     used = job.job.start_time if key == START_TIME_ANNOTATION else job.job.inputs.last_eviction  # type: ignore[union-attr]

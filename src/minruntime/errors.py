@@ -254,8 +254,8 @@ class InvalidSnapshot(MinRuntimeError, ValueError):
     """A snapshot read strictly that has problems: ``problems`` lists every one of them.
 
     Raised by ``minruntime.kube.read_snapshot(..., strict=True)`` (the command's ``--strict``):
-    each problem is a ``minruntime.kube.Problem`` naming the object, the field and what reading
-    it would have done (left it out, ignored the field ...); the message lists them all.
+    each problem is a ``minruntime.kube.Problem`` naming the object, the field and the value, and
+    saying that the snapshot is refused; the message lists them all.
 
     >>> from minruntime import InvalidSnapshot
     >>> from minruntime.kube import read_snapshot
@@ -266,8 +266,8 @@ class InvalidSnapshot(MinRuntimeError, ValueError):
     ... except InvalidSnapshot as error:
     ...     print(error)
     the snapshot has 2 problems (strict reading):
-      - no scheduler config or SchedulingShard in the snapshot; using the defaults
-      - PodGroup/ml/<unnamed> metadata.name: missing (required); left out
+      - no scheduler config or SchedulingShard in the snapshot; the snapshot is refused (strict reading)
+      - PodGroup/ml/<unnamed> metadata.name: missing (required); the snapshot is refused (strict reading)
     """
 
     def __init__(self, problems: Iterable[Any], *, origin: str | None = None) -> None:

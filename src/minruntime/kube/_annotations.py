@@ -16,7 +16,7 @@ from minruntime._text import shown
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject, InvalidTimestamp
 from minruntime.kube._fields import Object, get, object_name
-from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _problem
+from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _problem, _split
 from minruntime.preemptibility import Owner
 from minruntime.starttime import START_TIME_ANNOTATION, parse_rfc3339, parse_start_time
 
@@ -63,7 +63,7 @@ def _unreadable(
     if strict:
         raise InvalidObject(f"{where} {field}: {message}", object=where, field=field)
     problems.append(
-        _problem(ProblemKind.IGNORED, ref, field, f"{where} {field}: {message}; ignored")
+        _problem(ProblemKind.IGNORED, ref, field, f"{where} {field}: {message}", "ignored")
     )
 
 
@@ -76,8 +76,8 @@ def _after_now(
                 ProblemKind.SUSPECT,
                 ref,
                 field,
-                f"{ref} {field}: {moment.isoformat()} is after now "
-                f"({now.isoformat()}); used as given (a clock skew, or a wrong --now?)",
+                f"{ref} {field}: {moment.isoformat()} is after now ({now.isoformat()})",
+                "used as given (a clock skew, or a wrong --now?)",
             )
         )
 
@@ -105,7 +105,8 @@ def start_time(
         except InvalidTimestamp as error:
             raise InvalidObject(str(error), object=where, field=field) from None
         problems.extend(
-            _problem(ProblemKind.IGNORED, ref, field, warning) for warning in start.warnings
+            _problem(ProblemKind.IGNORED, ref, field, *_split(warning))
+            for warning in start.warnings
         )
         return None
     _after_now(ref, field, value, now, problems)

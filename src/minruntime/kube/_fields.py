@@ -106,7 +106,7 @@ def lenient(
     except InvalidObject as error:
         if problems is None:
             raise
-        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, f"{error}; ignored"))
+        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, str(error), "ignored"))
         return default
 
 
@@ -141,7 +141,8 @@ def string_entries(obj: Object, path: str, problems: list[Problem] | None) -> di
                 ProblemKind.IGNORED,
                 obj,
                 field,
-                f"{object_name(obj)} {field}: expected a string, got {shown(value)[:60]}; ignored",
+                f"{object_name(obj)} {field}: expected a string, got {shown(value)[:60]}",
+                "ignored",
             )
         )
     return kept

@@ -48,8 +48,9 @@ def flatten(value: object, origin: str, problems: list[Problem] | None = None) -
                 problems.append(
                     Problem(
                         kind=ProblemKind.LEFT_OUT,
-                        message=f"{origin}: expected a Kubernetes object, found "
-                        f"{type(item).__name__} {shown(item)[:60]}; left out",
+                        detail=f"{origin}: expected a Kubernetes object, found "
+                        f"{type(item).__name__} {shown(item)[:60]}",
+                        outcome="left out",
                     )
                 )
             continue

@@ -30,7 +30,7 @@ _DEDUPLICATED_KINDS: Final = frozenset({"Queue", "PodGroup", "Pod", "PriorityCla
 def _left_out(obj: Object, field: str, message: str, problems: list[Problem]) -> bool:
     problems.append(
         _problem(
-            ProblemKind.LEFT_OUT, obj, field, f"{object_name(obj)} {field}: {message}; left out"
+            ProblemKind.LEFT_OUT, obj, field, f"{object_name(obj)} {field}: {message}", "left out"
         )
     )
     return False
@@ -53,7 +53,8 @@ def is_read(obj: Object, problems: list[Problem]) -> bool:
                 ProblemKind.LEFT_OUT,
                 obj,
                 "kind",
-                f"{object_name(obj)}: an object without a kind; ignored",
+                f"{object_name(obj)}: an object without a kind",
+                "ignored",
             )
         )
         return False
@@ -107,7 +108,8 @@ def is_read(obj: Object, problems: list[Problem]) -> bool:
             obj,
             "apiVersion",
             f"{object_name(obj)}: apiVersion {shown(api_version)} is not the scheduler's "
-            f"({expected}); ignored",
+            f"({expected})",
+            "ignored",
         )
     )
     return False
@@ -178,7 +180,8 @@ def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]
                 obj,
                 None,
                 f"{object_name(obj)}: the snapshot holds two different objects of this name (a "
-                "snapshot must hold one version of each object); both left out",
+                "snapshot must hold one version of each object)",
+                "both left out",
             )
             for obj in conflicts.values()
         )
@@ -187,7 +190,8 @@ def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]
             ProblemKind.SUSPECT,
             obj,
             None,
-            f"{name}: listed {count} times (identical); read once",
+            f"{name}: listed {count} times (identical)",
+            "read once",
         )
         for name, (obj, count) in repeated.items()
     )

@@ -40,7 +40,14 @@ from minruntime.kube._fields import (
     string_entries,
 )
 from minruntime.kube._pods import SUBGROUP_LABEL, PodRecord, owners
-from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _clipped, _problem
+from minruntime.kube._problems import (
+    ObjectRef,
+    Problem,
+    ProblemKind,
+    _clipped,
+    _problem,
+    _split,
+)
 from minruntime.preemptibility import (
     PREEMPTIBILITY_KEY,
     Owner,
@@ -108,7 +115,8 @@ def sub_group_tree(group: Object, problems: list[Problem]) -> Tree:
                     ProblemKind.IGNORED,
                     group,
                     "spec.minSubGroup",
-                    f"{where}: spec.minSubGroup applies only with spec.subGroups; ignored",
+                    f"{where}: spec.minSubGroup applies only with spec.subGroups",
+                    "ignored",
                 )
             )
         return Tree([(DEFAULT_POD_SET, 1 if min_member is None else min_member, None)], [], None)
@@ -322,7 +330,7 @@ def read_job(
     except InvalidObject as error:
         dropped = f"; its {len(members)} pods are left out with it" if members else ""
         problems.append(
-            _problem(ProblemKind.LEFT_OUT, group, error.field, f"{error}; left out{dropped}")
+            _problem(ProblemKind.LEFT_OUT, group, error.field, str(error), f"left out{dropped}")
         )
         return None
     namespace, name, queue, tree = shape
@@ -347,8 +355,8 @@ def read_job(
                     ProblemKind.ASSUMED,
                     ref,
                     "spec.priorityClassName",
-                    f"{where}: PriorityClass {class_name!r} is not in the snapshot; using the "
-                    f"{fallback}",
+                    f"{where}: PriorityClass {class_name!r} is not in the snapshot",
+                    f"using the {fallback}",
                 )
             )
         priority = (
@@ -380,7 +388,8 @@ def read_job(
                     ProblemKind.LEFT_OUT,
                     pod.obj,
                     field,
-                    f"{object_name(pod.obj)} {field}: {why}; left out of its job",
+                    f"{object_name(pod.obj)} {field}: {why}",
+                    "left out of its job",
                 )
             )
             left_out.append(pod.name)
@@ -430,7 +439,7 @@ def read_job(
             else ProblemKind.IGNORED,
             ref,
             None,
-            f"{where}: {warning}",
+            *_split(f"{where}: {warning}"),
         )
         for i, warning in enumerate(determined.warnings)
     )
@@ -468,7 +477,7 @@ def read_job(
             core_pods=core_pods,
         )
     except MinRuntimeError as error:  # e.g. two pods of one name
-        problems.append(_problem(ProblemKind.LEFT_OUT, ref, None, f"{where}: {error}; left out"))
+        problems.append(_problem(ProblemKind.LEFT_OUT, ref, None, f"{where}: {error}", "left out"))
         return None
     return SnapshotJob(
         job=job,
@@ -542,7 +551,8 @@ def _core_pods(group: Object, problems: list[Problem]) -> tuple[str, ...] | None
                 group,
                 _CORE_PODS,
                 f"{object_name(group)} {_CORE_PODS}: expected a list of pod names, got "
-                f"{shown(value)[:60]}; ignored",
+                f"{shown(value)[:60]}",
+                "ignored",
             )
         )
         return None

@@ -139,6 +139,25 @@ def _gpus(pod: Object, strict: bool, problems: list[Problem]) -> float:
     An unreadable amount (not a number, or not finite, or above ``_MAX_WEIGHT``) is an error
     when ``strict``, else a problem, and the container holds no GPU.
     """
+
+    def unreadable(field: str, value: object, fallback: str) -> None:
+        too_large = _amount(value, bound=math.inf) is not None
+        message = (
+            f"{object_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
+            f"{shown(value)} (expected a number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
+        )
+        if strict:
+            raise InvalidObject(message, object=object_name(pod), field=field)
+        problems.append(
+            _problem(ProblemKind.IGNORED, pod, field, message, fallback or "counted as 0")
+        )
+
+    text = annotations.get(TASK_WEIGHT_ANNOTATION)
+    if text is not None:
+        weight = _amount(text)
+        if weight is not None:
+            return weight
+        unreadable(f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]", text, "ignored")
     gpus = 0.0
     spec = pod.get("spec")
     containers = spec.get("containers") if isinstance(spec, Mapping) else None
@@ -328,7 +347,7 @@ def _read_pod_carefully(
         namespace = get(pod, "metadata.namespace", str, default="")
         status = pod_task_status(pod)
     except InvalidObject as error:
-        problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, f"{error}; left out"))
+        problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, str(error), "left out"))
         return None
     labels = string_entries(pod, "metadata.labels", problems)
     gpus = _gpus(pod, strict, problems)

@@ -45,16 +45,16 @@ def read_priority_class_fields(obj: Object, problems: list[Problem]) -> Priority
         name = get(obj, "metadata.name", str, required=True)
         value = get(obj, "value", int, required=True)
     except InvalidObject as error:
-        problems.append(_problem(ProblemKind.LEFT_OUT, obj, error.field, f"{error}; left out"))
+        problems.append(_problem(ProblemKind.LEFT_OUT, obj, error.field, str(error), "left out"))
         return None
     global_default = False
     never = False
     try:
         global_default = get(obj, "globalDefault", bool, default=False)
     except InvalidObject as error:
-        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, f"{error}; ignored"))
+        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, str(error), "ignored"))
     try:
         never = get(obj, "preemptionPolicy", str) == "Never"
     except InvalidObject as error:
-        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, f"{error}; ignored"))
+        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, str(error), "ignored"))
     return PriorityClass(name, value, global_default, never)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from minruntime._text import shown
 from minruntime.errors import InvalidSnapshot
 
-__all__ = ["ObjectRef", "Problem", "ProblemKind", "refuse"]
+__all__ = ["REFUSED", "ObjectRef", "Problem", "ProblemKind", "refuse"]
 
 
 class ProblemKind(enum.Enum):
@@ -84,15 +84,29 @@ class ObjectRef:
         return f"{self.kind}/{self.name}"
 
 
+REFUSED: Final = "the snapshot is refused (strict reading)"
+"""What strict reading does about any problem: the end of a problem's :attr:`Problem.message`
+under strict reading, in place of what lenient reading does."""
+
+
 @attrs.frozen(kw_only=True)
 class Problem:
     """One thing reading a snapshot could not use, and what it did instead.
 
     Attributes:
-        kind: what the reader did (:class:`ProblemKind`).
+        kind: what lenient reading does (:class:`ProblemKind`); strict reading refuses the
+            snapshot instead.
         object: the object it is about, or ``None`` (the input or the configuration).
         field: the field path, for example ``"spec.minMember"``, or ``None``.
-        message: the sentence an operator reads; ``str()`` of the problem.
+        detail: what is wrong, naming the object, the field and the value.
+        outcome: what lenient reading does about it (``"ignored"``, ``"left out"``,
+            ``"counted as 0"`` ...), or ``""`` where ``detail`` says it.
+        strict: whether strict reading met it (``read_snapshot(..., strict=True)``, the
+            command's ``--strict``): then its message says that the snapshot is refused, not
+            what lenient reading would have done.
+
+    ``message``, ``str()`` of the problem, is the sentence an operator reads: the detail, then
+    the outcome (or, under strict reading, :data:`REFUSED`).
 
     >>> from minruntime.kube import read_snapshot
     >>> snapshot = read_snapshot([
@@ -105,29 +119,65 @@ class Problem:
     (<ProblemKind.LEFT_OUT: 'left out'>, 'PodGroup/ml/<unnamed>', 'metadata.name')
     >>> print(problem)
     PodGroup/ml/<unnamed> metadata.name: missing (required); left out
+    >>> print(problem.under_strict())
+    PodGroup/ml/<unnamed> metadata.name: missing (required); the snapshot is refused (strict reading)
     """
 
     kind: ProblemKind
     object: ObjectRef | None = None
     field: str | None = None
-    message: str
+    detail: str
+    outcome: str = ""
+    strict: bool = False
+
+    @property
+    def message(self) -> str:
+        """The sentence an operator reads: the detail, then what reading does about it."""
+        outcome = REFUSED if self.strict else self.outcome
+        return f"{self.detail}; {outcome}" if outcome else self.detail
+
+    def under_strict(self) -> Problem:
+        """The problem as strict reading reports it: its message says the snapshot is refused.
+
+        >>> print(Problem(kind=ProblemKind.IGNORED, detail="Queue/q spec.x: bad",
+        ...               outcome="ignored").under_strict())
+        Queue/q spec.x: bad; the snapshot is refused (strict reading)
+        """
+        return self if self.strict else attrs.evolve(self, strict=True)
 
     def __str__(self) -> str:
         return self.message
 
 
 def refuse(problems: Iterable[Problem], *, what: str = "the snapshot") -> None:
-    """Raise :class:`~minruntime.InvalidSnapshot` listing ``problems``, if there are any (the
-    reader's ``strict`` option)."""
-    listed = tuple(problems)
+    """Raise :class:`~minruntime.InvalidSnapshot` listing ``problems`` as strict reading
+    reports them (:meth:`Problem.under_strict`), if there are any (the reader's ``strict``
+    option)."""
+    listed = tuple(problem.under_strict() for problem in problems)
     if listed:
         raise InvalidSnapshot(listed, origin=what)
 
 
-def _problem(kind: ProblemKind, obj: Any, field: str | None, message: str) -> Problem:
+def _problem(
+    kind: ProblemKind, obj: Any, field: str | None, detail: str, outcome: str = ""
+) -> Problem:
     return Problem(
         kind=kind,
         object=obj if isinstance(obj, ObjectRef) or obj is None else ObjectRef.of(obj),
         field=field,
-        message=message,
+        detail=detail,
+        outcome=outcome,
     )
+
+
+def _split(text: str) -> tuple[str, str]:
+    """Another module's warning, ``"what is wrong; what was done"``, as (detail, outcome): split
+    at its last ``"; "`` (all detail without one)."""
+    detail, _, outcome = text.rpartition("; ")
+    return (detail, outcome) if detail else (text, "")
+
+
+def _from_text(kind: ProblemKind, text: str) -> Problem:
+    """A problem about no object, from another module's warning (:func:`_split`)."""
+    detail, outcome = _split(text)
+    return Problem(kind=kind, detail=detail, outcome=outcome)

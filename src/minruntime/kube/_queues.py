@@ -77,7 +77,7 @@ def read_queue_fields(obj: Object, problems: list[Problem] | None) -> Queue | No
     except InvalidObject as error:
         if problems is None:
             raise
-        problems.append(_problem(ProblemKind.LEFT_OUT, obj, error.field, f"{error}; left out"))
+        problems.append(_problem(ProblemKind.LEFT_OUT, obj, error.field, str(error), "left out"))
         return None
     parent = get(obj, "spec.parentQueue", str)
     values: dict[str, Any] = {}
@@ -87,7 +87,7 @@ def read_queue_fields(obj: Object, problems: list[Problem] | None) -> Queue | No
         except InvalidObject as error:
             if problems is None:
                 raise
-            problems.append(_problem(ProblemKind.IGNORED, obj, path, f"{error}; ignored"))
+            problems.append(_problem(ProblemKind.IGNORED, obj, path, str(error), "ignored"))
     try:
         max_evictions = get(obj, "spec.maxEvictions", int)
         if max_evictions is not None and max_evictions < 0:
@@ -100,7 +100,7 @@ def read_queue_fields(obj: Object, problems: list[Problem] | None) -> Queue | No
     except InvalidObject as error:
         if problems is None:
             raise
-        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, f"{error}; ignored"))
+        problems.append(_problem(ProblemKind.IGNORED, obj, error.field, str(error), "ignored"))
         max_evictions = None
     return Queue(
         name,

@@ -20,7 +20,7 @@ from minruntime.kube._objects import admitted
 from minruntime.kube._pod_groups import JobReading, SnapshotJob, read_job
 from minruntime.kube._pods import Members
 from minruntime.kube._priority import read_priority_class_fields
-from minruntime.kube._problems import Problem, ProblemKind, _problem, refuse
+from minruntime.kube._problems import Problem, ProblemKind, _from_text, _problem, refuse
 from minruntime.kube._queues import misspelt_fields, read_queue_fields
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 from minruntime.queues import Queue, QueueTree
@@ -273,18 +273,19 @@ def read_snapshot(
     problems.extend(
         Problem(
             kind=ProblemKind.IGNORED,
-            message=f"{problem}; ignored (lenient config), using the defaults",
+            detail=problem,
+            outcome="ignored (lenient config), using the defaults",
         )
         for problem in unreadable_configs
     )
-    problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in config.warnings)
+    problems.extend(_from_text(ProblemKind.ASSUMED, text) for text in config.warnings)
     try:
         tree = QueueTree(queues, orphans_as_top_level=orphans_as_top_level)
     except InvalidQueueTree as error:
         raise InvalidQueueTree([*queue_problems, *error.problems]) from None
     if queue_problems:
         raise InvalidQueueTree(queue_problems)
-    problems.extend(Problem(kind=ProblemKind.ASSUMED, message=text) for text in tree.warnings)
+    problems.extend(_from_text(ProblemKind.ASSUMED, text) for text in tree.warnings)
 
     keyed = [(_group_order(group), group) for group in groups]  # each group's key, once
     members = Members([key for key, _ in keyed], pods, marks, times, strict_times)
@@ -295,8 +296,8 @@ def read_snapshot(
                 ProblemKind.LEFT_OUT,
                 record.obj,
                 None,
-                f"{object_name(record.obj)}: pod group {record.group!r} is not in the "
-                "snapshot; pod ignored",
+                f"{object_name(record.obj)}: pod group {record.group!r} is not in the snapshot",
+                "pod ignored",
             )
         )
 
@@ -321,7 +322,7 @@ def read_snapshot(
                     ProblemKind.ASSUMED,
                     group,
                     "spec.queue",
-                    f"PodGroup/{job.job.id}: queue {job.job.queue!r} is not in the snapshot; "
+                    f"PodGroup/{job.job.id}: queue {job.job.queue!r} is not in the snapshot",
                     "its decisions say the victim's queue is unknown",
                 )
             )
