@@ -1990,7 +1990,7 @@ def test_pods_are_ordered_by_creation_time_then_name_whatever_the_listing() -> N
 def test_a_misspelt_queue_field_is_a_warning_naming_the_known_one(field: str, meant: str) -> None:
     snapshot = read_snapshot([queue_object("team", **{field: "5m"})])
     assert snapshot.warnings[0] == (
-        f"Queue/team spec.{field}: unknown field, ignored; did you mean spec.{meant}?"
+        f"Queue/team spec.{field}: unknown field (did you mean spec.{meant}?); ignored"
     )
 
 

@@ -430,8 +430,8 @@ def test_problems_follow_the_input_though_pods_are_read_with_their_jobs() -> Non
     phase = "unknown phase 'Exploding' (expected Pending, Running, Succeeded, Failed or Unknown)"
     assert [problem.message for problem in snapshot.problems] == [
         f"Pod/ml/early-bad status.phase: {phase}; left out",
-        "Queue/team spec.preemptMinRuntme: unknown field, ignored; did you mean "
-        "spec.preemptMinRuntime?",
+        "Queue/team spec.preemptMinRuntme: unknown field (did you mean "
+        "spec.preemptMinRuntime?); ignored",
         f"Pod/ml/mid-bad status.phase: {phase}; left out",
         "PriorityClass/odd value: expected an integer, got 'high'; left out",
         "Pod metadata: expected an object, got []; ignored",

@@ -16,7 +16,7 @@ from typing import Any, Final
 from minruntime._text import shown
 from minruntime.durations import MinRuntime
 from minruntime.errors import InvalidDuration, InvalidObject
-from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _problem
+from minruntime.kube._problems import ObjectRef, Problem, ProblemKind, _clipped, _problem
 
 __all__ = [
     "INT32_MAX",
@@ -25,6 +25,7 @@ __all__ = [
     "duration",
     "get",
     "lenient",
+    "misspelt_fields",
     "object_name",
     "string_entries",
     "string_map",
@@ -160,3 +161,71 @@ def duration(obj: Object, path: str, *, allow_never: bool = True) -> MinRuntime 
             "invalid duration", f"{object_name(obj)} {path}: invalid duration", 1
         )
         raise InvalidObject(message, object=object_name(obj), field=path) from None
+
+
+_MAX_EDITS: Final = 2
+"""How many edits (a letter inserted, deleted, replaced, or two swapped) from a known field an
+unknown one may be to be taken for a misspelling of it."""
+
+
+def _edits(a: str, b: str, bound: int = _MAX_EDITS) -> int:
+    """The edit distance between ``a`` and ``b`` (insertions, deletions, replacements and swaps
+    of neighbours), or ``bound + 1`` when it is above ``bound`` (computed no further)."""
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    before: list[int] | None = None
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(current[j - 1] + 1, row[j] + 1, row[j - 1] + cost)
+            if (
+                before is not None
+                and j > 1
+                and a[i - 1] == b[j - 2]
+                and a[i - 2] == b[j - 1]
+                and cost
+            ):
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > bound:
+            return bound + 1
+        before, row = row, current
+    return min(row[-1], bound + 1)
+
+
+def misspelt_fields(obj: Object, path: str, value: object, known: frozenset[str]) -> list[Problem]:
+    """The one rule for misspelt fields (``docs/spec/kubernetes.md``): each key of ``value``
+    (the mapping at ``path`` of ``obj``: a Queue's or a PodGroup's ``spec``, a sub-group entry)
+    that is not in ``known`` but within two edits of a known field, case aside, is a problem
+    naming the object, the field and the known field it resembles. Other unknown keys (another
+    program's fields) are not. Keys are looked at in sorted order; a known field closer to the
+    key wins, then the first in sorted order.
+
+    >>> [str(p) for p in misspelt_fields({"kind": "PodGroup", "metadata": {"name": "train"}},
+    ...     "spec", {"minMemeber": 4, "queue": "q", "color": "red"},
+    ...     frozenset({"minMember", "queue"}))]
+    ['PodGroup/train spec.minMemeber: unknown field (did you mean spec.minMember?); ignored']
+    """
+    if type(value) is not dict or value.keys() <= known:  # the common case: every key known
+        return []
+    found = []
+    for key in sorted(k for k in value if isinstance(k, str) and k not in known):
+        if len(key) > 100:  # a misspelling is short; bounds the work on hostile input
+            continue
+        lowered = key.lower()
+        scored = sorted((_edits(lowered, field.lower()), field) for field in known)
+        distance, meant = scored[0] if scored else (_MAX_EDITS + 1, "")
+        if distance > _MAX_EDITS:
+            continue
+        field = f"{path}.{_clipped(key)}"
+        found.append(
+            _problem(
+                ProblemKind.SUSPECT,
+                obj,
+                field,
+                f"{object_name(obj)} {field}: unknown field (did you mean {path}.{meant}?)",
+                "ignored",
+            )
+        )
+    return found

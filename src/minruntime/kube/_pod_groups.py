@@ -36,6 +36,7 @@ from minruntime.kube._fields import (
     Object,
     get,
     lenient,
+    misspelt_fields,
     object_name,
     string_entries,
 )
@@ -57,7 +58,36 @@ from minruntime.preemptibility import (
 )
 from minruntime.resources import GPU
 
-__all__ = ["JobReading", "SnapshotJob", "read_job", "sub_group_tree"]
+__all__ = [
+    "POD_GROUP_SPEC_FIELDS",
+    "SUB_GROUP_FIELDS",
+    "JobReading",
+    "SnapshotJob",
+    "read_job",
+    "sub_group_tree",
+]
+
+POD_GROUP_SPEC_FIELDS: Final = frozenset(
+    {
+        # the reference's PodGroup CRD (scheduling.run.ai/v2alpha2)
+        "markUnschedulable",
+        "minMember",
+        "minSubGroup",
+        "preemptibility",
+        "preemptionDelay",
+        "priorityClassName",
+        "queue",
+        "schedulingBackoff",
+        "stalenessGracePeriod",
+        "subGroups",
+        "topologyConstraint",
+    }
+)
+"""The fields of a PodGroup's ``spec``; a near miss of one is warned about."""
+SUB_GROUP_FIELDS: Final = frozenset(
+    {"minMember", "minSubGroup", "name", "parent", "topologyConstraint"}
+)
+"""The fields of a sub-group entry (``spec.subGroups[i]``); a near miss of one is warned about."""
 
 
 class Tree(NamedTuple):
@@ -317,7 +347,7 @@ def read_job(
 ) -> SnapshotJob | None:
     """A PodGroup and its pods (in canonical order) as a job; ``None`` when the PodGroup
     cannot be read (left out, with a problem on ``problems``)."""
-    own: list[Problem] = []
+    own = _misspelt(group)
     shape = _plain_shape(group)
     try:
         if shape is None:
@@ -329,6 +359,7 @@ def read_job(
             )
     except InvalidObject as error:
         dropped = f"; its {len(members)} pods are left out with it" if members else ""
+        problems.extend(problem for problem in own if problem.kind is ProblemKind.SUSPECT)
         problems.append(
             _problem(ProblemKind.LEFT_OUT, group, error.field, str(error), f"left out{dropped}")
         )
@@ -489,6 +520,19 @@ def read_job(
         left_out=tuple(left_out),
         core_pods=core_pods,
     )
+
+
+def _misspelt(group: Object) -> list[Problem]:
+    """The misspelt fields of a PodGroup's ``spec`` and of its sub-group entries."""
+    spec = group.get("spec")
+    if type(spec) is not dict:
+        return []
+    found = misspelt_fields(group, "spec", spec, POD_GROUP_SPEC_FIELDS)
+    entries = spec.get("subGroups")
+    if type(entries) is list:
+        for i, entry in enumerate(entries):
+            found += misspelt_fields(group, f"spec.subGroups[{i}]", entry, SUB_GROUP_FIELDS)
+    return found
 
 
 def _plain_shape(group: Object) -> tuple[str, str, str, Tree] | None:

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Final
 
 from minruntime.errors import InvalidObject
-from minruntime.kube._fields import Object, duration, get, object_name
-from minruntime.kube._problems import Problem, ProblemKind, _clipped, _problem
+from minruntime.kube._fields import Object, duration, get, misspelt_fields, object_name
+from minruntime.kube._problems import Problem, ProblemKind, _problem
 from minruntime.queues import ProtectionSettings, Queue
 
-__all__ = ["misspelt_fields", "read_queue", "read_queue_fields"]
+__all__ = ["QUEUE_SPEC_FIELDS", "read_queue", "read_queue_fields"]
 
 QUEUE_SPEC_FIELDS: Final = frozenset(
     {
@@ -30,7 +29,8 @@ QUEUE_SPEC_FIELDS: Final = frozenset(
         "maxJobMinRuntime",
     }
 )
-"""The fields of a Queue's ``spec`` the library knows; a near miss of one is warned about."""
+"""The fields of a Queue's ``spec`` the library knows; a near miss of one is warned about
+(:func:`~minruntime.kube._fields.misspelt_fields`)."""
 
 _DURATIONS: Final = (
     ("preempt_min_runtime", "spec.preemptMinRuntime", True),
@@ -66,12 +66,15 @@ def read_queue(obj: Object) -> Queue:
 
 def read_queue_fields(obj: Object, problems: list[Problem] | None) -> Queue | None:
     """A Queue, reading what can be read: a bad setting is ignored with a problem (or raised,
-    without ``problems``); ``None`` for a queue without a name (left out, with a problem).
+    without ``problems``); ``None`` for a queue without a name (left out, with a problem). A
+    field of its ``spec`` that looks like a misspelt known one is a problem first.
 
     Raises:
         InvalidObject: for a ``spec.parentQueue`` that is not a string (the tree's shape
             depends on it), and, without ``problems``, for any field it cannot read.
     """
+    if problems is not None:
+        problems.extend(misspelt_fields(obj, "spec", obj.get("spec"), QUEUE_SPEC_FIELDS))
     try:
         name = get(obj, "metadata.name", str, required=True)
     except InvalidObject as error:
@@ -115,28 +118,3 @@ def read_queue_fields(obj: Object, problems: list[Problem] | None) -> Queue | No
             max_job_min_runtime=values.get("max_job_min_runtime"),
         ),
     )
-
-
-def misspelt_fields(queue: Object) -> list[Problem]:
-    """Problems for Queue spec fields that are near misses of known ones."""
-    spec = queue.get("spec")
-    if not isinstance(spec, dict):
-        return []
-    found = []
-    for key in sorted((k for k in spec if isinstance(k, str)), key=str):
-        if key in QUEUE_SPEC_FIELDS:
-            continue
-        near = [f for f in sorted(QUEUE_SPEC_FIELDS) if f.lower() == key.lower()] or (
-            difflib.get_close_matches(key, sorted(QUEUE_SPEC_FIELDS), n=1, cutoff=0.8)
-        )
-        if near:
-            found.append(
-                _problem(
-                    ProblemKind.SUSPECT,
-                    queue,
-                    f"spec.{_clipped(key)}",
-                    f"{object_name(queue)} spec.{_clipped(key)}: unknown field, ignored; did "
-                    f"you mean spec.{near[0]}?",
-                )
-            )
-    return found

@@ -21,7 +21,7 @@ from minruntime.kube._pod_groups import JobReading, SnapshotJob, read_job
 from minruntime.kube._pods import Members
 from minruntime.kube._priority import read_priority_class_fields
 from minruntime.kube._problems import Problem, ProblemKind, _from_text, _problem, refuse
-from minruntime.kube._queues import misspelt_fields, read_queue_fields
+from minruntime.kube._queues import read_queue_fields
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 from minruntime.queues import Queue, QueueTree
 
@@ -231,7 +231,6 @@ def read_snapshot(
         if isinstance(uid, str):
             by_uid[uid] = obj
         if kind == "Queue" and _group(obj) in ("scheduling.run.ai", ""):
-            problems.extend(misspelt_fields(obj))
             try:
                 queue = read_queue_fields(obj, problems)
             except InvalidObject as error:
