@@ -498,7 +498,7 @@ def test_the_reference_snapshot_archive_is_read_with_kinds_from_its_list_keys(
     [
         (
             archive({"rawObjects": {}}, name="other.json"),
-            "expected one snapshot.json in the archive, found 0",
+            "expected one snapshot.json in the archive, found 0 (it holds 'other.json')",
         ),
         (
             archive([1, 2]),

@@ -10,7 +10,8 @@
 - **Kubernetes objects as** ``kubectl get -o json`` **prints them** (:func:`queue_object`,
   :func:`pod_group`, :func:`pod`, :func:`priority_class`, :func:`config_map`, :func:`shard`,
   :func:`owner_object`, :func:`owner_reference`, :func:`scheduler_document`): one builder per
-  kind, keyword arguments for what a test varies.
+  kind, keyword arguments for what a test varies; :func:`zip_archive`, the reference
+  scheduler's snapshot (a ZIP file) holding given members.
 - **A cluster with the checkpoint-aware settings** (:data:`CHECKPOINT_TREE`,
   :func:`session_at`, :func:`victim`, :func:`at`, and the strategies :func:`checkpoint_inputs`
   and :func:`near_checkpoints`): times in minutes from :data:`~minruntime.testing.BASE_TIME`.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -481,6 +483,16 @@ def shard(name: str = "default", **spec: Any) -> JSON:
         "metadata": {"name": name},
         "spec": {"partitionLabelValue": "", **spec},
     }
+
+
+def zip_archive(members: Mapping[str, object]) -> bytes:
+    """A ZIP file (deflated) holding each member: bytes as they are, anything else as JSON
+    (``{"snapshot.json": {"rawObjects": {...}}}`` is a reference scheduler's snapshot)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, member in members.items():
+            archive.writestr(name, member if isinstance(member, bytes) else json.dumps(member))
+    return buffer.getvalue()
 
 
 def strict_json(text: str) -> Any:

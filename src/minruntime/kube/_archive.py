@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from minruntime._load import DocumentError, load_json
+from minruntime._text import shown
 from minruntime.config import find_scheduler_config
 from minruntime.errors import InvalidConfiguration, InvalidObject
 from minruntime.kube._loading import flatten
@@ -53,7 +54,10 @@ def load_snapshot_archive(data: bytes, *, origin: str = "<input>") -> list[Any]:
     ``priorityClasses``, ``configMaps``; other keys, such as ``nodes``, are not read); an object
     in them that lacks ``apiVersion`` or ``kind`` gets the list's. ``config``, the scheduler's
     configuration, is read as the scheduler config, and then the ConfigMaps are not searched
-    for another. The member is read in chunks, and reading stops as soon as it passes 2^30
+    for another. Any other member is not read: the reference's redacted snapshot holds a
+    ``translation-table.json`` beside its ``snapshot.json``, whose objects carry obfuscated names,
+    and those are the names read (the table that maps them back is the operator's, not the
+    library's). The member is read in chunks, and reading stops as soon as it passes 2^30
     bytes, so that a ZIP bomb is an error before it is in memory.
 
     Raises:
@@ -78,7 +82,12 @@ def load_snapshot_archive(data: bytes, *, origin: str = "<input>") -> list[Any]:
                 m for m in archive.infolist() if m.filename.rsplit("/", 1)[-1] == "snapshot.json"
             ]
             if len(members) != 1:
-                raise fail(f"expected one snapshot.json in the archive, found {len(members)}")
+                names = sorted(m.filename for m in archive.infolist())
+                held = ", ".join(map(shown, names[:5])) + (" ..." if len(names) > 5 else "")
+                raise fail(
+                    f"expected one snapshot.json in the archive, found {len(members)}"
+                    + (f" (it holds {held})" if not members and names else "")
+                )
             with archive.open(members[0]) as member:
                 raw = _read_bounded(member, limit)
     except InvalidObject:

@@ -1,0 +1,88 @@
+"""The reference scheduler's snapshot archive (``minruntime.kube._archive``): the ZIP file of its
+``/get-snapshot`` endpoint, and its redacted form (docs/spec/kubernetes.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.world import zip_archive
+
+from minruntime.errors import InvalidObject
+from minruntime.kube import load_snapshot_archive, read_snapshot
+
+# A redacted snapshot: every name obfuscated, the same obfuscated name wherever the object is
+# named (the pod's annotation names its pod group, the pod group names its queue).
+REDACTED: dict[str, Any] = {
+    "config": {"tiers": [{"plugins": [{"name": "minruntime"}]}]},
+    "rawObjects": {
+        "queues": [
+            {"metadata": {"name": "q-7d1e"}, "spec": {"reclaimMinRuntime": "30m"}},
+            {"metadata": {"name": "q-0b94"}, "spec": {"parentQueue": "q-7d1e"}},
+        ],
+        "podGroups": [
+            {
+                "metadata": {"name": "pg-51c2", "namespace": "ns-e8a0"},
+                "spec": {"queue": "q-0b94", "minMember": 1, "preemptibility": "preemptible"},
+            }
+        ],
+        "pods": [
+            {
+                "metadata": {
+                    "name": "pod-93fa",
+                    "namespace": "ns-e8a0",
+                    "annotations": {"pod-group-name": "pg-51c2"},
+                },
+                "spec": {"nodeName": "node-4c11"},
+                "status": {"phase": "Running"},
+            }
+        ],
+        "nodes": [{"metadata": {"name": "node-4c11"}}],
+    },
+}
+TRANSLATION_TABLE = {
+    "q-7d1e": "research",
+    "q-0b94": "vision",
+    "ns-e8a0": "ml",
+    "pg-51c2": "train-resnet",
+    "pod-93fa": "train-resnet-0",
+    "node-4c11": "gpu-node-3",
+}
+
+
+def test_a_redacted_snapshot_reads_like_any_with_the_names_it_holds() -> None:
+    data = zip_archive({"snapshot.json": REDACTED, "translation-table.json": TRANSLATION_TABLE})
+    snapshot = read_snapshot(load_snapshot_archive(data, origin="redacted.zip"))
+    assert [job.id for job in snapshot.jobs] == ["ns-e8a0/pg-51c2"]
+    (job,) = snapshot.jobs
+    assert (job.job.queue, [task.id for task in job.job.pod_sets[0].tasks]) == (
+        "q-0b94",
+        ["pod-93fa"],
+    )
+    assert sorted(snapshot.tree) == ["q-0b94", "q-7d1e"]
+    assert snapshot.tree.parent("q-0b94") == "q-7d1e"
+    assert snapshot.warnings == ()  # the translation table is no problem: it is not read
+
+
+def test_a_translation_table_is_never_taken_for_a_snapshot() -> None:
+    """Even a table that looks like a snapshot is not read: only ``snapshot.json`` is."""
+    decoy = {"rawObjects": {"queues": [{"metadata": {"name": "research"}}]}}
+    data = zip_archive({"translation-table.json": decoy, "snapshot.json": REDACTED})
+    objects = load_snapshot_archive(data)
+    assert [obj.get("metadata", {}).get("name") for obj in objects] == [
+        "q-7d1e",
+        "q-0b94",
+        "pg-51c2",
+        "pod-93fa",
+        None,  # the scheduler configuration, last
+    ]
+
+
+def test_a_translation_table_alone_is_an_error_naming_what_the_archive_holds() -> None:
+    data = zip_archive({"translation-table.json": TRANSLATION_TABLE})
+    with pytest.raises(InvalidObject) as caught:
+        load_snapshot_archive(data, origin="redacted.zip")
+    assert str(caught.value) == (
+        "redacted.zip: expected one snapshot.json in the archive, found 0 (it holds "
+        "'translation-table.json')"
+    )
