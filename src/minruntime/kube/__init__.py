@@ -2,7 +2,7 @@
 
 A cluster snapshot is a list of objects: Queues (``scheduling.run.ai``), PodGroups, Pods,
 PriorityClasses, the scheduler config (a ConfigMap holding it, or the bare document), a
-SchedulingShard, and any owner objects (Jobs, PyTorchJobs ...) whose labels may carry a
+SchedulingShard (with the reference's failed-search backoff, :class:`SearchBackoff`), and any owner objects (Jobs, PyTorchJobs ...) whose labels may carry a
 preemptibility. :func:`read_snapshot` turns them into what a :class:`~minruntime.Session`
 needs: a queue tree, a configuration and jobs.
 
@@ -48,6 +48,7 @@ from minruntime.kube._annotations import (
     REQUESTED_MIN_RUNTIME_ANNOTATION,
 )
 from minruntime.kube._archive import load_snapshot_archive
+from minruntime.kube._backoff import SearchBackoff
 from minruntime.kube._loading import load_objects
 from minruntime.kube._pod_groups import SnapshotJob
 from minruntime.kube._pods import (
@@ -73,6 +74,7 @@ __all__ = [
     "ObjectRef",
     "Problem",
     "ProblemKind",
+    "SearchBackoff",
     "Snapshot",
     "SnapshotJob",
     "load_objects",
@@ -88,6 +90,6 @@ def __dir__() -> list[str]:
     return __all__
 
 
-for _value in (ObjectRef, Problem, ProblemKind, Snapshot, SnapshotJob):
+for _value in (ObjectRef, Problem, ProblemKind, SearchBackoff, Snapshot, SnapshotJob):
     _value.__module__ = __name__
 del _value

@@ -13,7 +13,9 @@ import attrs
 
 from minruntime._text import shown
 from minruntime.config import PLUGIN_NAME, Config, find_scheduler_config
+from minruntime.decisions import Action
 from minruntime.errors import InvalidConfiguration, InvalidObject, InvalidQueueTree, UnknownJob
+from minruntime.kube._backoff import SearchBackoff, read_search_backoff
 from minruntime.kube._fields import Object, get, object_name
 from minruntime.kube._loading import flatten
 from minruntime.kube._objects import admitted
@@ -42,6 +44,11 @@ class Snapshot:
     priority_classes: Mapping[str, int]
     global_default_priority: int | None = None
     problems: tuple[Problem, ...] = ()
+    search_backoff: Mapping[Action, SearchBackoff] | None = None
+    """The reference scheduler's failed-search backoff per action (``scenarioSearchBudgets``
+    of the scheduler config, else of the SchedulingShard's ``spec``): the actions that have
+    one; ``None`` when none has. A retry time is then the earliest the scheduler may place the
+    job: it may wait up to the maximum backoff after it before it searches again."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -141,6 +148,22 @@ def _read_config(
         path = where[len(name) :].strip() if where.startswith(name) else where
         raise InvalidObject(str(error), object=name, field=path or None) from None
     return attrs.evolve(config, warnings=[*ignored, *config.warnings]) if ignored else config
+
+
+def _search_backoff(
+    documents: list[tuple[Object, str, Object]], shards: list[Object], problems: list[Problem]
+) -> Mapping[Action, SearchBackoff] | None:
+    """The failed-search backoff, from where the configuration is read: the scheduler config
+    document, else the one SchedulingShard (``_read_config`` has refused two of either)."""
+    if documents:
+        obj, field, document = documents[0]
+        path = f"{field}.scenarioSearchBudgets" if field else "scenarioSearchBudgets"
+        return read_search_backoff(obj, path, document.get("scenarioSearchBudgets"), problems)
+    if shards:
+        spec = shards[0].get("spec")
+        budgets = spec.get("scenarioSearchBudgets") if isinstance(spec, Mapping) else None
+        return read_search_backoff(shards[0], "spec.scenarioSearchBudgets", budgets, problems)
+    return None
 
 
 def _where(obj: Object) -> str:
@@ -267,6 +290,7 @@ def read_snapshot(
         elif kind == "SchedulingShard":
             shards.append(obj)
     config = _read_config(documents, shards, lenient_config)
+    search_backoff = _search_backoff(documents, shards, problems)
     if unreadable_configs and not documents and not shards:
         config = Config()  # the problems below replace "no scheduler config in the snapshot"
     problems.extend(
@@ -334,6 +358,7 @@ def read_snapshot(
         priority_classes=classes,
         global_default_priority=global_default,
         problems=tuple(problems),
+        search_backoff=search_backoff,
     )
     if strict:
         refuse(snapshot.every_problem())
