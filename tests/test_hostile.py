@@ -145,12 +145,13 @@ def test_a_non_ascii_digit_in_a_plugin_count_is_an_invalid_configuration() -> No
 
 
 @pytest.mark.parametrize("amount", ["\u0663", "1_000", " 2", "0x10", "nan", "-0.5"])
-def test_a_gpu_count_that_is_not_an_ascii_decimal_is_refused(amount: str) -> None:
+def test_a_quantity_that_is_not_an_ascii_decimal_is_refused(amount: str) -> None:
+    bad = pod(spec={"containers": [{"resources": {"requests": {"cpu": amount}}}]})
     with pytest.raises(InvalidObject) as caught:
         read_snapshot([QUEUE, CONFIG, group(), gpu_pod(amount)], strict_times=True)
     assert str(caught.value) == (
-        "Pod/ml/train-0 spec.containers[0].resources.limits['nvidia.com/gpu']: invalid GPU "
-        f"count {amount!r} (expected a number >= 0)"
+        f"Pod/ml/train-0 spec.containers[0].resources.requests['cpu']: invalid amount {amount!r} "
+        "(expected a Kubernetes quantity >= 0, e.g. '2', '500m' or '16Gi')"
     )
 
 
@@ -285,9 +286,9 @@ def test_a_gpu_amount_that_is_not_a_finite_count_warns_and_the_json_stays_valid(
     report = strict_json(out)
     assert report["jobs"][0]["decision"]["unsavedWork"] >= 0
     assert report["warnings"] == [
-        "Pod/ml/train-0 spec.containers[0].resources.limits['nvidia.com/gpu']: invalid GPU count "
-        f"{amount!r} (expected a number >= 0{', at most 1000000' * (amount == 1e300)}); "
-        "counted as 0"
+        "Pod/ml/train-0 spec.containers[0].resources.limits['nvidia.com/gpu']: invalid amount "
+        f"{amount!r} (expected a Kubernetes quantity >= 0, e.g. '2', '500m' or '16Gi'); the "
+        "pod holds no nvidia.com/gpu (counted as 0)"
     ]
     assert err == [f"minruntime: warning: {warning}" for warning in report["warnings"]]
 
@@ -318,8 +319,9 @@ def test_a_gpu_count_in_digits_of_any_script_is_read_or_named_never_a_traceback(
         (
             "Pod/ml/train-0",
             field,
-            f"Pod/ml/train-0 {field}: invalid GPU count {amount!r} (expected a number >= 0"
-            f"{bound}); counted as 0",
+            f"Pod/ml/train-0 {field}: invalid amount {amount!r} (expected a Kubernetes quantity "
+            f">= 0, e.g. '2', '500m' or '16Gi'{bound}); the pod holds no nvidia.com/gpu (counted "
+            "as 0)",
         )
     ]
 

@@ -74,6 +74,7 @@ def test_a_translation_table_is_never_taken_for_a_snapshot() -> None:
         "q-0b94",
         "pg-51c2",
         "pod-93fa",
+        "node-4c11",
         None,  # the scheduler configuration, last
     ]
 

@@ -9,7 +9,8 @@
   min-runtime and a never queue, evaluated at :data:`NOW`.
 - **Kubernetes objects as** ``kubectl get -o json`` **prints them** (:func:`queue_object`,
   :func:`pod_group`, :func:`pod`, :func:`priority_class`, :func:`config_map`, :func:`shard`,
-  :func:`owner_object`, :func:`owner_reference`, :func:`scheduler_document`): one builder per
+  :func:`owner_object`, :func:`owner_reference`, :func:`scheduler_document`,
+  :func:`node_object`, and :func:`containers` for a pod's ``spec``): one builder per
   kind, keyword arguments for what a test varies; :func:`zip_archive`, the reference
   scheduler's snapshot (a ZIP file) holding given members.
 - **A cluster with the checkpoint-aware settings** (:data:`CHECKPOINT_TREE`,
@@ -397,6 +398,27 @@ def pod(
         obj["status"] = {"phase": phase}
     obj.update(sections)
     return obj
+
+
+def containers(*resources: Mapping[str, Any], init: Sequence[Mapping[str, Any]] = ()) -> JSON:
+    """A Pod's ``spec`` with one container per ``resources`` (and init containers), for
+    ``pod(..., spec=containers(...))``."""
+    spec: JSON = {
+        "containers": [{"name": f"c{i}", "resources": dict(r)} for i, r in enumerate(resources)]
+    }
+    if init:
+        spec["initContainers"] = [
+            {"name": f"init{i}", "resources": dict(r)} for i, r in enumerate(init)
+        ]
+    return spec
+
+
+def node_object(name: str, *, gpu_memory: object = None) -> JSON:
+    """A Node, with the label ``nvidia.com/gpu.memory`` (MiB of each GPU) when given."""
+    metadata: JSON = {"name": name, "uid": f"uid-node-{name}"}
+    if gpu_memory is not None:
+        metadata["labels"] = {"nvidia.com/gpu.memory": gpu_memory}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": metadata}
 
 
 def owner_reference(kind: str, name: str, *, controller: bool = True) -> JSON:

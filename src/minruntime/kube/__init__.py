@@ -59,14 +59,24 @@ from minruntime.kube._pods import (
 from minruntime.kube._priority import read_priority_class
 from minruntime.kube._problems import ObjectRef, Problem, ProblemKind
 from minruntime.kube._queues import read_queue
+from minruntime.kube._resources import (
+    GPU_FRACTION_ANNOTATION,
+    GPU_MEMORY_ANNOTATION,
+    GPU_MEMORY_LABEL,
+    NUM_DEVICES_ANNOTATION,
+)
 from minruntime.kube._snapshot import Snapshot, read_snapshot
 
 __all__ = [
     "CHECKPOINT_INTERVAL_ANNOTATION",
     "CHECKPOINT_RESTORE_ANNOTATION",
     "EVICTIONS_ANNOTATION",
+    "GPU_FRACTION_ANNOTATION",
+    "GPU_MEMORY_ANNOTATION",
+    "GPU_MEMORY_LABEL",
     "LAST_CHECKPOINT_ANNOTATION",
     "LAST_EVICTION_ANNOTATION",
+    "NUM_DEVICES_ANNOTATION",
     "POD_GROUP_ANNOTATION",
     "PREEMPTION_DELAY_ANNOTATION",
     "REQUESTED_MIN_RUNTIME_ANNOTATION",

@@ -23,6 +23,7 @@ _ARCHIVE_KINDS: Final = {
     "pods": ("v1", "Pod"),
     "priorityClasses": ("scheduling.k8s.io/v1", "PriorityClass"),
     "configMaps": ("v1", "ConfigMap"),
+    "nodes": ("v1", "Node"),
 }
 MAX_ARCHIVE_MEMBER: Final = 1 << 30
 """The most ``snapshot.json`` may expand to, in bytes: the bound applies while it is read."""
@@ -51,7 +52,8 @@ def load_snapshot_archive(data: bytes, *, origin: str = "<input>") -> list[Any]:
     endpoint returns, holding one ``snapshot.json``.
 
     ``rawObjects`` holds lists keyed by what they are (``queues``, ``podGroups``, ``pods``,
-    ``priorityClasses``, ``configMaps``; other keys, such as ``nodes``, are not read); an object
+    ``priorityClasses``, ``configMaps``, ``nodes``: their GPU memory; other keys, such as
+    ``bindRequests``, are not read); an object
     in them that lacks ``apiVersion`` or ``kind`` gets the list's. ``config``, the scheduler's
     configuration, is read as the scheduler config, and then the ConfigMaps are not searched
     for another. Any other member is not read: the reference's redacted snapshot holds a
@@ -67,9 +69,10 @@ def load_snapshot_archive(data: bytes, *, origin: str = "<input>") -> list[Any]:
     >>> buffer = io.BytesIO()
     >>> with zipfile.ZipFile(buffer, "w") as archive:
     ...     archive.writestr("snapshot.json", json.dumps({"rawObjects": {
-    ...         "queues": [{"metadata": {"name": "team"}}], "nodes": [{"metadata": {"name": "n1"}}]}}))
+    ...         "queues": [{"metadata": {"name": "team"}}], "nodes": [{"metadata": {"name": "n1"}}],
+    ...         "bindRequests": [{"metadata": {"name": "b1"}}]}}))
     >>> [(o["kind"], o["metadata"]["name"]) for o in load_snapshot_archive(buffer.getvalue())]
-    [('Queue', 'team')]
+    [('Queue', 'team'), ('Node', 'n1')]
     """
 
     def fail(why: str) -> InvalidObject:

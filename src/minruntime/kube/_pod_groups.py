@@ -49,6 +49,7 @@ from minruntime.kube._problems import (
     _problem,
     _split,
 )
+from minruntime.kube._resources import GPU
 from minruntime.preemptibility import (
     PREEMPTIBILITY_KEY,
     Owner,
@@ -425,7 +426,7 @@ def read_job(
             )
             left_out.append(pod.name)
             continue
-        pod_set.append(Task(pod.name, pod.status, resources={GPU: pod.gpus} if pod.gpus else None))
+        pod_set.append(Task(pod.name, pod.status, weight=pod.resources.get(GPU) or 1.0))
         kept.append(pod)
     if left_out:
         shown_pods = ", ".join(left_out[:5]) + (

@@ -8,9 +8,7 @@ the careful path, which names what it cannot use. Both give the same record for 
 
 from __future__ import annotations
 
-import math
 import operator
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -20,12 +18,20 @@ from minruntime.errors import InvalidObject, InvalidTimestamp
 from minruntime.jobs import TaskStatus
 from minruntime.kube._fields import Object, get, object_name, string_entries
 from minruntime.kube._problems import Problem, ProblemKind, _problem
+from minruntime.kube._resources import (
+    GPU_FRACTION_ANNOTATION,
+    GPU_MEMORY_ANNOTATION,
+    NO_DEVICE_MEMORY,
+    DeviceMemory,
+    Irregular,
+    fast_resources,
+    pod_resources,
+)
 from minruntime.preemptibility import Owner
 from minruntime.resources import GPU
 from minruntime.starttime import parse_rfc3339
 
 __all__ = [
-    "GPU_RESOURCE",
     "POD_GROUP_ANNOTATION",
     "POD_ORDER",
     "SUBGROUP_LABEL",
@@ -40,13 +46,6 @@ POD_GROUP_ANNOTATION: Final = "pod-group-name"
 """The pod annotation that names its PodGroup (in the pod's namespace)."""
 SUBGROUP_LABEL: Final = "kai.scheduler/subgroup-name"
 """The pod label that names its sub-group (pod set) within the PodGroup."""
-GPU_RESOURCE: Final = GPU
-
-_MAX_WEIGHT: Final = 10**6
-"""The largest GPU count a pod may have; a larger one is refused where it is read."""
-_DECIMAL: Final = re.compile(
-    r"[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]{1,3})?|\.[0-9]+([eE][+-]?[0-9]{1,3})?"
-)
 _PHASES: Final = {
     "Running": TaskStatus.RUNNING,
     "Succeeded": TaskStatus.SUCCEEDED,
@@ -67,8 +66,8 @@ class PodRecord(NamedTuple):
     group: str
     sub_group: str | None
     status: TaskStatus
-    gpus: float
-    """The GPUs its containers hold (0 without any)."""
+    resources: Mapping[str, float]
+    """What it holds (``docs/spec/kubernetes.md``, "Resources"): GPUs, CPU, memory."""
     labels: Mapping[str, str]
     annotations: Mapping[str, str]
     obj: Object
@@ -118,77 +117,6 @@ def _status(phase: str, node: str | None, deleting: bool, gated: bool) -> TaskSt
     return _PHASES.get(phase)
 
 
-def _amount(value: object, bound: float = _MAX_WEIGHT) -> float | None:
-    """A GPU count: a number or its ASCII decimal text, finite, 0..bound."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        if len(value) > 40 or not _DECIMAL.fullmatch(value):
-            return None
-        value = float(value)
-    if isinstance(value, int):
-        value = float(value) if value < 10**300 else math.inf
-    if isinstance(value, float) and 0 <= value <= bound and math.isfinite(value):  # not NaN
-        return value
-    return None
-
-
-def _gpus(pod: Object, strict: bool, problems: list[Problem]) -> float:
-    """A pod's GPUs: its containers' ``nvidia.com/gpu`` (each its limit, else its request).
-
-    An unreadable amount (not a number, or not finite, or above ``_MAX_WEIGHT``) is an error
-    when ``strict``, else a problem, and the container holds no GPU.
-    """
-
-    def unreadable(field: str, value: object, fallback: str) -> None:
-        too_large = _amount(value, bound=math.inf) is not None
-        message = (
-            f"{object_name(pod)} {field}: invalid {'weight' if fallback else 'GPU count'} "
-            f"{shown(value)} (expected a number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
-        )
-        if strict:
-            raise InvalidObject(message, object=object_name(pod), field=field)
-        problems.append(
-            _problem(ProblemKind.IGNORED, pod, field, message, fallback or "counted as 0")
-        )
-
-    text = annotations.get(TASK_WEIGHT_ANNOTATION)
-    if text is not None:
-        weight = _amount(text)
-        if weight is not None:
-            return weight
-        unreadable(f"metadata.annotations[{TASK_WEIGHT_ANNOTATION!r}]", text, "ignored")
-    gpus = 0.0
-    spec = pod.get("spec")
-    containers = spec.get("containers") if isinstance(spec, Mapping) else None
-    for i, container in enumerate(containers if isinstance(containers, list) else ()):
-        resources = container.get("resources") if isinstance(container, Mapping) else None
-        if not isinstance(resources, Mapping):
-            continue
-        for part in ("limits", "requests"):
-            section = resources.get(part)
-            amount = section.get(GPU_RESOURCE) if isinstance(section, Mapping) else None
-            if amount is None:
-                continue
-            count = _amount(amount)
-            if count is None:
-                field = f"spec.containers[{i}].resources.{part}[{GPU_RESOURCE!r}]"
-                too_large = _amount(amount, bound=math.inf) is not None
-                message = (
-                    f"{object_name(pod)} {field}: invalid GPU count {shown(amount)} (expected a "
-                    f"number >= 0{f', at most {_MAX_WEIGHT}' * too_large})"
-                )
-                if strict:
-                    raise InvalidObject(message, object=object_name(pod), field=field)
-                problems.append(
-                    _problem(ProblemKind.IGNORED, pod, field, f"{message}; counted as 0")
-                )
-            else:
-                gpus += count
-            break  # the limit, when set, is the amount; else the request
-    return gpus
-
-
 def creation_ns(text: object, times: dict[object, int | None]) -> int | None:
     """A creation time in ns (``None`` when absent or unreadable), through a per-read cache:
     pods of one job are often created in the same second."""
@@ -207,10 +135,19 @@ def creation_ns(text: object, times: dict[object, int | None]) -> int | None:
 
 
 def read_pod(
-    pod: Object, times: dict[object, int | None], strict: bool, problems: list[Problem]
+    pod: Object,
+    times: dict[object, int | None],
+    strict: bool,
+    problems: list[Problem],
+    *,
+    amounts: dict[object, float] | None = None,
+    devices: DeviceMemory = NO_DEVICE_MEMORY,
 ) -> PodRecord | None:
     """A pod that names a pod group, read once; ``None`` for a pod that names none (not a
     member of any job: ignored in silence) or that cannot be read (left out, with a problem).
+
+    ``times`` and ``amounts`` cache the creation times and quantities of one read (their texts
+    repeat); ``devices``, the nodes' GPU memory, counts a ``gpu-memory`` share.
     """
     try:  # the fast path: a well-formed pod, read by direct look-ups
         # an absent field is its default; any other value of the wrong type, or empty where
@@ -223,7 +160,7 @@ def read_pod(
         if not group:
             if type(annotations) is dict and group is None:
                 return None
-            raise _Irregular
+            raise Irregular
         name = metadata["name"]
         namespace = metadata.get("namespace")
         if namespace is None:
@@ -253,18 +190,17 @@ def read_pod(
             and (node is None or type(node) is str)
             and (sub_group is None or type(sub_group) is str)
             and (not deleting or type(metadata["deletionTimestamp"]) is str)
+            and GPU_FRACTION_ANNOTATION not in annotations
+            and GPU_MEMORY_ANNOTATION not in annotations
         ):
-            raise _Irregular
+            raise Irregular
         # every key and value a string, else a TypeError sends the pod to the careful path
         "".join([*annotations, *annotations.values(), *labels, *labels.values()])
         gates = spec.get("schedulingGates")
         state = _status(phase, node, deleting, bool(gates) and type(gates) is list)
         if state is None or (gates is not None and type(gates) is not list):
-            raise _Irregular
-        gpus = 0.0
-        containers = spec.get("containers")
-        if containers:
-            gpus = _fast_gpus(containers)
+            raise Irregular
+        held = fast_resources(spec, {} if amounts is None else amounts) if spec else _NOTHING
         created = metadata.get("creationTimestamp")
         ns = times.get(created, _UNSEEN) if type(created) is str else None
         if ns is _UNSEEN:
@@ -279,16 +215,16 @@ def read_pod(
                 group,
                 sub_group,
                 state,
-                gpus,
+                held,
                 labels,
                 annotations,
                 pod,
                 (),
             ),
         )
-    except (_Irregular, KeyError, TypeError, AttributeError):
+    except (Irregular, KeyError, TypeError, AttributeError):
         own: list[Problem] = []
-        record = _read_pod_carefully(pod, times, strict, own)
+        record = _read_pod_carefully(pod, times, strict, devices, own)
         if record is None or record.group == "":
             problems.extend(own)
             return None
@@ -301,42 +237,16 @@ POD_ORDER: Final = operator.attrgetter("timeless", "created", "name")
 by name."""
 _UNSEEN: Any = object()
 """Not yet in the creation-time cache."""
-
-
-class _Irregular(Exception):
-    """Something the fast path does not handle: the careful path reads the pod."""
-
-
-def _fast_gpus(containers: Any) -> float:
-    """The GPUs of a well-formed pod's containers (each its limit, else its request), else 0;
-    anything but a count of ASCII digits or an int in range goes to the careful path (which
-    names it): ``str.isdigit`` alone is true of ``'²'`` and ``'١'`` too."""
-    gpus = 0.0
-    for container in containers:
-        resources = container.get("resources")
-        if not resources:
-            continue
-        amount = None
-        section = resources.get("limits")
-        if section:
-            amount = section.get(GPU_RESOURCE)
-        if amount is None:
-            section = resources.get("requests")
-            if section:
-                amount = section.get(GPU_RESOURCE)
-        if amount is None:
-            continue
-        if type(amount) is str and len(amount) <= 6 and amount.isascii() and amount.isdigit():
-            gpus += int(amount)
-        elif type(amount) is int and 0 <= amount <= _MAX_WEIGHT:
-            gpus += amount
-        else:
-            raise _Irregular
-    return gpus
+_NOTHING: Final[Mapping[str, float]] = {}
+"""What a pod without containers holds (a task then holds one pod)."""
 
 
 def _read_pod_carefully(
-    pod: Object, times: dict[object, int | None], strict: bool, problems: list[Problem]
+    pod: Object,
+    times: dict[object, int | None],
+    strict: bool,
+    devices: DeviceMemory,
+    problems: list[Problem],
 ) -> PodRecord | None:
     annotations = string_entries(pod, "metadata.annotations", problems)
     group = annotations.get(POD_GROUP_ANNOTATION)
@@ -350,7 +260,7 @@ def _read_pod_carefully(
         problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, str(error), "left out"))
         return None
     labels = string_entries(pod, "metadata.labels", problems)
-    gpus = _gpus(pod, strict, problems)
+    held = pod_resources(pod, annotations, devices, strict, problems)
     metadata = pod.get("metadata")
     created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
     ns = creation_ns(created, times)
@@ -362,7 +272,7 @@ def _read_pod_carefully(
         group,
         labels.get(SUBGROUP_LABEL) or None,
         status,
-        gpus,
+        held,
         labels,
         annotations,
         pod,
@@ -382,7 +292,8 @@ class Members:
         pods: the snapshot's pods, in the order of the input.
         marks: for each pod, how many problems the snapshot had when the pod was met.
         times: the creation-time cache of this read.
-        strict: an unreadable GPU count is an error (the reader's ``strict_times``).
+        strict: an unreadable amount is an error (the reader's ``strict_times``).
+        devices: the nodes' GPU memory, for a ``gpu-memory`` share.
     """
 
     def __init__(
@@ -392,8 +303,11 @@ class Members:
         marks: Sequence[int],
         times: dict[object, int | None],
         strict: bool,
+        devices: DeviceMemory = NO_DEVICE_MEMORY,
     ) -> None:
         self._pods, self._marks, self._times, self._strict = pods, marks, times, strict
+        self._devices = devices
+        self._amounts: dict[object, float] = {}  # the quantities of this read, each read once
         self._late: list[tuple[int, int, list[Problem]]] = []  # (mark, pod, its problems)
         self._early: dict[int, PodRecord] = {}  # the few pods read before their job is
         self._by_group: dict[tuple[str, str], list[int]] = {key: [] for key in groups}
@@ -452,7 +366,14 @@ class Members:
 
     def _record(self, i: int) -> PodRecord | None:
         own: list[Problem] = []
-        record = read_pod(self._pods[i], self._times, self._strict, own)
+        record = read_pod(
+            self._pods[i],
+            self._times,
+            self._strict,
+            own,
+            amounts=self._amounts,
+            devices=self._devices,
+        )
         if own:
             self._late.append((self._marks[i], i, own))
         return record

@@ -23,7 +23,9 @@ from minruntime.kube._pod_groups import JobReading, SnapshotJob, read_job
 from minruntime.kube._pods import Members
 from minruntime.kube._priority import read_priority_class_fields
 from minruntime.kube._problems import Problem, ProblemKind, _from_text, _problem, refuse
+from minruntime.kube._quantities import quantity
 from minruntime.kube._queues import read_queue_fields
+from minruntime.kube._resources import GPU_MEMORY_LABEL, DeviceMemory
 from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 from minruntime.queues import Queue, QueueTree
 
@@ -166,6 +168,34 @@ def _search_backoff(
     return None
 
 
+def _device_memory(node: Object, found: dict[str, float], problems: list[Problem]) -> None:
+    """A Node's GPU memory (its label ``nvidia.com/gpu.memory``, MiB), when it states one; an
+    unreadable one is a problem, and the node's device memory is then not known."""
+    metadata = node.get("metadata")
+    if type(metadata) is not dict:
+        return
+    labels = metadata.get("labels")
+    name = metadata.get("name")
+    value = labels.get(GPU_MEMORY_LABEL) if type(labels) is dict else None
+    if value is None or type(name) is not str:
+        return
+    mebibytes = quantity(value)
+    if mebibytes:
+        found[name] = mebibytes
+        return
+    field = f"metadata.labels[{GPU_MEMORY_LABEL!r}]"
+    problems.append(
+        _problem(
+            ProblemKind.IGNORED,
+            node,
+            field,
+            f"{object_name(node)} {field}: invalid device memory {shown(value)[:60]} (expected "
+            "MiB, a number above 0)",
+            "ignored",
+        )
+    )
+
+
 def _where(obj: Object) -> str:
     return "scheduler config document" if not obj.get("kind") else object_name(obj)
 
@@ -241,6 +271,7 @@ def read_snapshot(
     documents: list[tuple[Object, str, Object]] = []
     shards: list[Object] = []
     by_uid: dict[str, Object] = {}
+    device_memory: dict[str, float] = {}  # MiB of each node's GPUs
     queue_problems: list[str] = []
     unreadable_configs: list[str] = []
     for obj in flat:
@@ -289,6 +320,8 @@ def read_snapshot(
                 documents.append((obj, *found))
         elif kind == "SchedulingShard":
             shards.append(obj)
+        elif kind == "Node":
+            _device_memory(obj, device_memory, problems)
     config = _read_config(documents, shards, lenient_config)
     search_backoff = _search_backoff(documents, shards, problems)
     if unreadable_configs and not documents and not shards:
@@ -311,7 +344,14 @@ def read_snapshot(
     problems.extend(_from_text(ProblemKind.ASSUMED, text) for text in tree.warnings)
 
     keyed = [(_group_order(group), group) for group in groups]  # each group's key, once
-    members = Members([key for key, _ in keyed], pods, marks, times, strict_times)
+    members = Members(
+        [key for key, _ in keyed],
+        pods,
+        marks,
+        times,
+        strict_times,
+        DeviceMemory.of(device_memory),
+    )
     for record in members.strays:
         problems.extend(record.problems)
         problems.append(
