@@ -86,6 +86,24 @@ def test_init_containers_count_where_they_need_more_than_the_containers_together
     assert held(pod(spec=spec)) == ({GPU: 2.0, CPU: 4.0, MEMORY: GI}, [])
 
 
+def test_a_sidecar_init_container_counts_with_the_containers_and_the_init_containers_after_it() -> (
+    None
+):
+    spec = containers({"requests": {CPU: "1", MEMORY: "1Gi"}})
+    spec["initContainers"] = [
+        {"name": "setup", "resources": {"requests": {CPU: "3"}}},  # before the sidecar: 3
+        {
+            "name": "proxy",
+            "restartPolicy": "Always",
+            "resources": {"requests": {CPU: "500m", MEMORY: "1Gi"}},
+        },
+        {"name": "warm", "resources": {"requests": {CPU: "2"}}},  # beside the sidecar: 2.5
+    ]
+    assert held(pod(spec=spec)) == ({CPU: 3.0, MEMORY: 2 * GI}, [])
+    spec["initContainers"][0]["resources"]["requests"][CPU] = "2"
+    assert held(pod(spec=spec)) == ({CPU: 2.5, MEMORY: 2 * GI}, [])
+
+
 @pytest.mark.parametrize(
     ("annotations", "expected"),
     [

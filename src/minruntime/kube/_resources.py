@@ -4,7 +4,9 @@
 - ``nvidia.com/gpu`` of a container: its limit when set, else its request (a limit implies the
   request, as in Kubernetes); ``cpu`` and ``memory``: the request when set, else the limit.
   Summed over the containers; the init containers run one at a time before them, so the pod
-  holds, per resource, the larger of that sum and its largest init container's.
+  holds, per resource, the larger of that sum and its largest init container's. An init
+  container with ``restartPolicy: Always`` (a sidecar) keeps running: it counts with the
+  containers, and with every init container after it.
 - The reference's fractional GPUs, pod annotations: ``gpu-fraction`` (a share of one device,
   ``"0.5"``) and ``gpu-memory`` (MiB of one device), each times ``gpu-fraction-num-devices``
   (default 1). ``gpu-memory`` counts as the share of the device's memory where the node's device
@@ -157,6 +159,8 @@ def fast_resources(spec: Any, amounts: dict[object, float]) -> dict[str, float]:
     init = spec.get("initContainers")
     if init:
         for container in init:
+            if container.get("restartPolicy") is not None:  # a sidecar: the careful path
+                raise Irregular
             g, c, m = _container(container, amounts)
             gpus, cpu, memory = max(gpus, g), max(cpu, c), max(memory, m)
     if gpus > MAX_GPUS:
@@ -205,35 +209,27 @@ def pod_resources(
 
     spec = pod.get("spec")
     spec = spec if isinstance(spec, Mapping) else _EMPTY
-    summed = dict.fromkeys(_KINDS, 0.0)
-    for key, combine in (("containers", _add), ("initContainers", max)):
+    summed = dict.fromkeys(_KINDS, 0.0)  # the containers together
+    sidecars = dict.fromkeys(_KINDS, 0.0)  # the init containers that keep running
+    peak = dict.fromkeys(_KINDS, 0.0)  # the most any one init container needs, as it runs
+    for key in ("containers", "initContainers"):
         listed = spec.get(key)
         for i, container in enumerate(listed if isinstance(listed, list) else ()):
-            path = f"spec.{key}[{i}].resources"
-            resources = container.get("resources") if isinstance(container, Mapping) else None
-            if not isinstance(resources, Mapping):
+            if not isinstance(container, Mapping):
                 continue
-            sections = {}
-            for part in ("limits", "requests"):
-                section = resources.get(part)
-                if section is not None and not isinstance(section, Mapping):
-                    for resource in _KINDS:
-                        bad(resource, f"{path}.{part}", section, "expected an object")
-                    section = None
-                sections[part] = section or _EMPTY
-            for resource in _KINDS:
-                order = ("limits", "requests") if resource == GPU else ("requests", "limits")
-                for part in order:
-                    value = sections[part].get(resource)
-                    if value is None:
-                        continue
-                    amount = quantity(value)
-                    if amount is None or (resource == GPU and amount > MAX_GPUS):
-                        expected = _EXPECTED + (f", at most {MAX_GPUS}" if amount else "")
-                        bad(resource, f"{path}.{part}[{resource!r}]", value, expected)
-                    else:
-                        summed[resource] = combine(summed[resource], amount)
-                    break  # the first of the two that is set is the amount
+            amounts = _amounts(container, f"spec.{key}[{i}].resources", bad)
+            if key == "containers":
+                for resource, amount in amounts.items():
+                    summed[resource] += amount
+            elif container.get("restartPolicy") == "Always":  # a sidecar: runs on beside
+                for resource, amount in amounts.items():
+                    sidecars[resource] += amount
+                    peak[resource] = max(peak[resource], sidecars[resource])
+            else:
+                for resource, amount in amounts.items():
+                    peak[resource] = max(peak[resource], amount + sidecars[resource])
+    for resource in _KINDS:
+        summed[resource] = max(summed[resource] + sidecars[resource], peak[resource])
     shares = _shares(pod, annotations, devices, bad, problems)
     if shares is not None:
         summed[GPU] += shares
@@ -246,8 +242,34 @@ def pod_resources(
     }
 
 
-def _add(a: float, b: float) -> float:
-    return a + b
+def _amounts(container: Mapping[str, Any], path: str, bad: Any) -> dict[str, float]:
+    """What one container requests, read carefully (``bad`` reports what it cannot read)."""
+    resources = container.get("resources")
+    if not isinstance(resources, Mapping):
+        return {}
+    sections = {}
+    for part in ("limits", "requests"):
+        section = resources.get(part)
+        if section is not None and not isinstance(section, Mapping):
+            for resource in _KINDS:
+                bad(resource, f"{path}.{part}", section, "expected an object")
+            section = None
+        sections[part] = section or _EMPTY
+    found: dict[str, float] = {}
+    for resource in _KINDS:
+        order = ("limits", "requests") if resource == GPU else ("requests", "limits")
+        for part in order:
+            value = sections[part].get(resource)
+            if value is None:
+                continue
+            amount = quantity(value)
+            if amount is None or (resource == GPU and amount > MAX_GPUS):
+                expected = _EXPECTED + (f", at most {MAX_GPUS}" if amount else "")
+                bad(resource, f"{path}.{part}[{resource!r}]", value, expected)
+            else:
+                found[resource] = amount
+            break  # the first of the two that is set is the amount
+    return found
 
 
 def _shares(
