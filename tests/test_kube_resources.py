@@ -226,6 +226,17 @@ def test_an_unreadable_quantity_is_a_warning_and_the_pod_holds_none_of_that_reso
     )
 
 
+def test_limits_that_are_not_an_object_are_ignored_and_the_requests_read() -> None:
+    obj = pod(resources={"limits": ["nvidia.com/gpu"], "requests": {GPU: "1", CPU: "2"}})
+    assert held(obj) == (
+        {GPU: 1.0, CPU: 2.0},
+        [
+            "Pod/ml/train-0 spec.containers[0].resources.limits: invalid value "
+            "['nvidia.com/gpu'] (expected an object of amounts); ignored"
+        ],
+    )
+
+
 def test_too_many_gpus_is_an_unreadable_amount() -> None:
     assert held(pod(resources={"limits": {GPU: "2000000"}})) == (
         {},

@@ -192,20 +192,17 @@ def pod_resources(
     where = object_name(pod)
     unreadable: set[str] = set()
 
-    def bad(resource: str, field: str, value: object, expected: str) -> None:
-        detail = f"{where} {field}: invalid amount {shown(value)[:60]} ({expected})"
+    def bad(resource: str | None, field: str, value: object, expected: str) -> None:
+        """An amount of ``resource`` that cannot be read (the pod holds none of it), or, with
+        ``resource`` ``None``, a ``limits`` or ``requests`` that is not an object (ignored)."""
+        what = "amount" if resource else "value"
+        detail = f"{where} {field}: invalid {what} {shown(value)[:60]} ({expected})"
         if strict:
             raise InvalidObject(detail, object=where, field=field)
-        unreadable.add(resource)
-        problems.append(
-            _problem(
-                ProblemKind.IGNORED,
-                pod,
-                field,
-                detail,
-                f"the pod holds no {resource} (counted as 0)",
-            )
-        )
+        if resource is not None:
+            unreadable.add(resource)
+        outcome = f"the pod holds no {resource} (counted as 0)" if resource else "ignored"
+        problems.append(_problem(ProblemKind.IGNORED, pod, field, detail, outcome))
 
     spec = pod.get("spec")
     spec = spec if isinstance(spec, Mapping) else _EMPTY
@@ -251,8 +248,7 @@ def _amounts(container: Mapping[str, Any], path: str, bad: Any) -> dict[str, flo
     for part in ("limits", "requests"):
         section = resources.get(part)
         if section is not None and not isinstance(section, Mapping):
-            for resource in _KINDS:
-                bad(resource, f"{path}.{part}", section, "expected an object")
+            bad(None, f"{path}.{part}", section, "expected an object of amounts")
             section = None
         sections[part] = section or _EMPTY
     found: dict[str, float] = {}
