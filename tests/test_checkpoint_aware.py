@@ -1178,14 +1178,14 @@ def test_an_unreadable_eviction_time_warns_and_the_others_are_kept() -> None:
     )
 
 
-def test_task_weight_from_gpu_limits_else_requests_else_one() -> None:
+def test_a_pods_gpus_come_from_its_limits_else_its_requests() -> None:
     job, _ = read_one(
         {},
         pod("by-limits", node="node-1", resources={"limits": {"nvidia.com/gpu": "4"}}),
         pod("by-requests", node="node-1", resources={"requests": {"nvidia.com/gpu": 2}}),
         pod("cpu-only", node="node-1", resources={"limits": {"cpu": "4"}}),
     )
-    weights = {task.id: task.weight for task in job.tasks()}
-    assert weights == {"by-limits": 4.0, "by-requests": 2.0, "cpu-only": 1.0}
+    held = {task.id: task.resources.get("nvidia.com/gpu") for task in job.tasks()}
+    assert held == {"by-limits": 4.0, "by-requests": 2.0, "cpu-only": None}
     assert {task.status for task in job.tasks()} == {TaskStatus.RUNNING}
     assert job.preemptibility is Preemptibility.PREEMPTIBLE

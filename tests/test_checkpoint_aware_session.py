@@ -608,12 +608,7 @@ SNAPSHOT = [
         preemptibility="preemptible",
     ),
     pod("train-0", "train", node="node-1", resources=gpus(8)),
-    pod(
-        "train-1",
-        "train",
-        node="node-1",
-        resources=gpus(4),
-    ),
+    pod("train-1", "train", node="node-1", resources=gpus(4)),
     pod_group(
         "flaky",
         queue="a",
@@ -642,8 +637,8 @@ def test_a_snapshot_with_the_annotations_gives_checkpoint_aware_decisions() -> N
     current = Session(snapshot.tree, snapshot.config, at(35))
     train = current.verdict(RECLAIM, RECLAIMER, jobs_by_name["train"])
     assert (train.reason, train.protected_until) == (Reason.CHECKPOINT_GRACE, at(40))
-    assert train.unsaved_work == 25 * 60 * 12.0  # 8 GPUs + 4 GPUs
-    flaky = current.explain(RECLAIM, RECLAIMER, jobs_by_name["flaky"])
+    assert train.unsaved_work == 25 * 60 * 12.0  # 8 GPUs + a weight of 4
+    flaky = current.verdict(RECLAIM, RECLAIMER, jobs_by_name["flaky"])
     assert (flaky.reason, flaky.protected_until) == (Reason.EVICTION_BUDGET, at(40))
     patient = current.verdict(RECLAIM, RECLAIMER, jobs_by_name["patient"])
     assert (patient.reason, patient.protected_until) == (Reason.PROTECTED, at(50))

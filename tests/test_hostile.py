@@ -148,7 +148,7 @@ def test_a_non_ascii_digit_in_a_plugin_count_is_an_invalid_configuration() -> No
 def test_a_quantity_that_is_not_an_ascii_decimal_is_refused(amount: str) -> None:
     bad = pod(spec={"containers": [{"resources": {"requests": {"cpu": amount}}}]})
     with pytest.raises(InvalidObject) as caught:
-        read_snapshot([QUEUE, CONFIG, group(), gpu_pod(amount)], strict_times=True)
+        read_snapshot([QUEUE, CONFIG, group(), bad], strict_times=True)
     assert str(caught.value) == (
         f"Pod/ml/train-0 spec.containers[0].resources.requests['cpu']: invalid amount {amount!r} "
         "(expected a Kubernetes quantity >= 0, e.g. '2', '500m' or '16Gi')"

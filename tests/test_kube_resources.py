@@ -63,6 +63,24 @@ def test_whole_gpus_and_cpu_of_one_container(
     assert held(pod(resources=resources)) == (expected, [])
 
 
+def test_each_pods_task_holds_what_the_pod_holds_and_one_pod() -> None:
+    objects = [
+        queue_object("team"),
+        shard(),
+        pod_group(preemptibility="preemptible"),
+        pod("train-0", resources={"limits": {GPU: "8"}, "requests": {CPU: "32", MEMORY: "256Gi"}}),
+        pod("train-1", annotations={"gpu-fraction": "0.5"}),
+        pod("train-2"),
+    ]
+    (job,) = read_snapshot(objects).jobs
+    assert [(task.id, dict(task.resources)) for task in job.job.pod_sets[0].tasks] == [
+        ("train-0", {GPU: 8.0, CPU: 32.0, MEMORY: 256 * GI, "pods": 1}),
+        ("train-1", {GPU: 0.5, "pods": 1}),
+        ("train-2", {"pods": 1}),
+    ]
+    assert job.problems == ()
+
+
 def test_cpu_millicores_and_memory_units_are_summed_over_containers() -> None:
     spec = containers(
         {"requests": {CPU: "500m", MEMORY: "16Gi"}},
@@ -168,7 +186,7 @@ def test_the_snapshot_reads_the_nodes_device_memory() -> None:
     )
     (job,) = snapshot.jobs
     assert job.problems == ()
-    assert [task.weight for task in job.job.pod_sets[0].tasks] == [0.5]
+    assert [dict(task.resources) for task in job.job.pod_sets[0].tasks] == [{GPU: 0.5, "pods": 1}]
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,6 @@ from minruntime.kube._problems import (
     _problem,
     _split,
 )
-from minruntime.kube._resources import GPU
 from minruntime.preemptibility import (
     PREEMPTIBILITY_KEY,
     Owner,
@@ -57,7 +56,6 @@ from minruntime.preemptibility import (
     PreemptibilitySource,
     determine_preemptibility,
 )
-from minruntime.resources import GPU
 
 __all__ = [
     "POD_GROUP_SPEC_FIELDS",
@@ -242,7 +240,8 @@ def sub_group_tree(group: Object, problems: list[Problem]) -> Tree:
                 group,
                 field,
                 f"{where} {field}: {what} needs {need} satisfied sub-groups, but has {count} "
-                f"{below}; read as given: it can never be satisfied, so the job is short there",
+                f"{below}",
+                "read as given: it can never be satisfied, so the job is short there",
             )
         )
     # the pod sets in the order a walk of the spec lists them (children in spec order)
@@ -426,7 +425,7 @@ def read_job(
             )
             left_out.append(pod.name)
             continue
-        pod_set.append(Task(pod.name, pod.status, weight=pod.resources.get(GPU) or 1.0))
+        pod_set.append(Task(pod.name, pod.status, resources=pod.resources or None))
         kept.append(pod)
     if left_out:
         shown_pods = ", ".join(left_out[:5]) + (

@@ -28,7 +28,6 @@ from minruntime.kube._resources import (
     pod_resources,
 )
 from minruntime.preemptibility import Owner
-from minruntime.resources import GPU
 from minruntime.starttime import parse_rfc3339
 
 __all__ = [

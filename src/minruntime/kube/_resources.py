@@ -33,6 +33,7 @@ from minruntime.errors import InvalidObject
 from minruntime.kube._fields import Object, object_name
 from minruntime.kube._problems import Problem, ProblemKind, _problem
 from minruntime.kube._quantities import quantity
+from minruntime.resources import CPU, GPU, MEMORY
 
 __all__ = [
     "CPU",
@@ -49,9 +50,6 @@ __all__ = [
     "pod_resources",
 ]
 
-GPU: Final = "nvidia.com/gpu"
-CPU: Final = "cpu"
-MEMORY: Final = "memory"
 GPU_FRACTION_ANNOTATION: Final = "gpu-fraction"
 """Pod annotation (the reference's fractional GPUs): the share of one device, e.g. ``"0.5"``."""
 GPU_MEMORY_ANNOTATION: Final = "gpu-memory"
