@@ -1,8 +1,10 @@
 """The reference scheduler's snapshot archive (``minruntime.kube._archive``): the ZIP file of its
-``/get-snapshot`` endpoint, and its redacted form (docs/spec/kubernetes.md)."""
+``/get-snapshot`` endpoint, its redacted form (docs/spec/kubernetes.md), and the bound on its
+entry while it is read."""
 
 from __future__ import annotations
 
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -87,3 +89,28 @@ def test_a_translation_table_alone_is_an_error_naming_what_the_archive_holds() -
         "redacted.zip: expected one snapshot.json in the archive, found 0 (it holds "
         "'translation-table.json')"
     )
+
+
+def test_a_zip_bomb_entry_fails_as_soon_as_it_passes_the_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """50 MB of zeros compress to ~50 kB; reading stops past the bound, long before the whole."""
+    size = 50 * 2**20
+    bomb = zip_archive({"snapshot.json": b"0" * size})
+    assert len(bomb) < size // 500
+    monkeypatch.setattr("minruntime.kube._archive.MAX_ARCHIVE_MEMBER", 2**20)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidObject) as caught:
+            load_snapshot_archive(bomb, origin="bomb.zip")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert str(caught.value) == "bomb.zip: snapshot.json expands to more than 1048576 bytes"
+    assert peak < 8 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+def test_a_zip_entry_under_the_bound_is_read_whole() -> None:
+    document = {"rawObjects": {"queues": [{"metadata": {"name": "q"}}]}, "pad": "0" * 200_000}
+    objects = load_snapshot_archive(zip_archive({"snapshot.json": document}))
+    assert [o["metadata"]["name"] for o in objects] == ["q"]

@@ -5,10 +5,22 @@ field is never ignored in silence; strict reading refuses it)."""
 from __future__ import annotations
 
 import pytest
-from tests.world import pod_group, queue_object, shard
+from tests.world import (
+    NO_CONFIG_WARNING,
+    pod_group,
+    queue_object,
+    shard,
+)
 
-from minruntime import InvalidSnapshot
-from minruntime.kube import ObjectRef, Problem, ProblemKind, read_snapshot
+from minruntime import (
+    InvalidSnapshot,
+)
+from minruntime.kube import (
+    ObjectRef,
+    Problem,
+    ProblemKind,
+    read_snapshot,
+)
 from minruntime.kube._fields import _edits, misspelt_fields
 from minruntime.kube._pod_groups import POD_GROUP_SPEC_FIELDS, SUB_GROUP_FIELDS
 from minruntime.kube._queues import QUEUE_SPEC_FIELDS
@@ -173,3 +185,24 @@ def test_the_known_fields_are_the_reference_crds_and_the_librarys_own() -> None:
     assert {"queue", "minMember", "subGroups", "preemptibility"} <= POD_GROUP_SPEC_FIELDS
     assert {"name", "parent", "minMember", "minSubGroup", "topologyConstraint"} == SUB_GROUP_FIELDS
     assert {"parentQueue", "preemptMinRuntime", "reclaimMinRuntime"} <= QUEUE_SPEC_FIELDS
+
+
+@pytest.mark.parametrize(
+    ("field", "meant"),
+    [
+        ("reclaimMinRunTime", "reclaimMinRuntime"),
+        ("preemptMinRuntimes", "preemptMinRuntime"),
+        ("parentqueue", "parentQueue"),
+        ("maxEviction", "maxEvictions"),
+    ],
+)
+def test_a_misspelt_queue_field_is_a_warning_naming_the_known_one(field: str, meant: str) -> None:
+    snapshot = read_snapshot([queue_object("team", **{field: "5m"})])
+    assert snapshot.warnings[0] == (
+        f"Queue/team spec.{field}: unknown field (did you mean spec.{meant}?); ignored"
+    )
+
+
+def test_an_unrelated_queue_field_is_not_warned_about() -> None:
+    snapshot = read_snapshot([queue_object("team", quota={"gpu": 4}, priority=3)])
+    assert snapshot.warnings == (NO_CONFIG_WARNING,)

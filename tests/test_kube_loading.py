@@ -1,21 +1,33 @@
-"""Loading documents (minruntime.kube._loading, _archive, minruntime._load): duplicate keys and
-empty input are errors naming where; nesting is bounded without walking the document; a ZIP
-entry is bounded while it is read."""
+"""Loading documents (minruntime.kube._loading, minruntime._load): JSON, YAML streams and
+``List`` objects; duplicate keys and empty input are errors naming where; nesting is bounded
+without walking the document."""
 
 from __future__ import annotations
 
-import io
+import importlib
 import json
-import tracemalloc
-import zipfile
+import types
 
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
+from tests.world import (
+    JSON,
+    TEAM,
+    pod,
+    pod_group,
+    queue_object,
+)
 
-from minruntime import InvalidObject
+from minruntime import (
+    InvalidObject,
+    MinRuntimeError,
+)
 from minruntime._load import MAX_DEPTH, DocumentError, OutOfBounds, _structure, load_json
-from minruntime.kube import load_objects, load_snapshot_archive, read_snapshot
+from minruntime.kube import (
+    load_objects,
+    read_snapshot,
+)
 
 
 def test_a_json_mapping_with_a_duplicate_key_is_an_error_naming_the_key_and_its_line() -> None:
@@ -268,33 +280,216 @@ def test_a_duplicate_key_is_refused_exactly_when_a_mapping_writes_one_twice(valu
         assert load_json(text) == json.loads(text)
 
 
-def snapshot_zip(member: bytes) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("snapshot.json", member)
-    return buffer.getvalue()
+def test_load_objects_reads_a_single_json_object() -> None:
+    text = json.dumps(queue_object("team", reclaimMinRuntime="30m"))
+    assert load_objects(text) == [queue_object("team", reclaimMinRuntime="30m")]
 
 
-def test_a_zip_bomb_entry_fails_as_soon_as_it_passes_the_bound(
+@pytest.mark.parametrize("kind", ["List", "QueueList"])
+def test_load_objects_flattens_a_list_object(kind: str) -> None:
+    items = [queue_object("org"), queue_object("team", parentQueue="org")]
+    text = json.dumps({"apiVersion": "v1", "kind": kind, "items": items, "metadata": {}})
+    assert load_objects(text) == items
+
+
+def test_load_objects_reads_a_json_array() -> None:
+    items = [queue_object("org"), pod_group(), pod("train-0")]
+    assert load_objects(json.dumps(items)) == items
+
+
+def test_load_objects_flattens_nested_lists_in_order() -> None:
+    a, b, c, d = (queue_object(name) for name in "abcd")
+    nested = [
+        a,
+        {"kind": "List", "items": [b, {"kind": "List", "items": [c]}]},
+        [[d]],
+    ]
+    assert load_objects(json.dumps(nested)) == [a, b, c, d]
+
+
+def test_load_objects_keeps_an_object_whose_kind_ends_in_list_without_items() -> None:
+    odd = {"kind": "PodList", "metadata": {"name": "x"}}
+    assert load_objects(json.dumps(odd)) == [odd]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t \n"])
+def test_load_objects_of_empty_text_is_an_error_naming_the_origin(text: str) -> None:
+    """A failed ``kubectl`` upstream writes nothing: that must not look like an empty cluster."""
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(text, origin="queues.json")
+    assert str(caught.value) == (
+        "queues.json: empty input (no objects): did the command that wrote it fail?"
+    )
+    assert caught.value.object == "queues.json"
+
+
+def test_load_objects_reads_a_yaml_multi_document_stream() -> None:
+    text = """\
+# a comment before the first document
+apiVersion: scheduling.run.ai/v2
+kind: Queue
+metadata:
+  name: org
+spec:
+  reclaimMinRuntime: 2d
+---
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: scheduling.run.ai/v2
+  kind: Queue
+  metadata: {name: team}
+  spec: {parentQueue: org, preemptMinRuntime: "-1"}
+"""
+    assert load_objects(text) == [
+        {
+            "apiVersion": "scheduling.run.ai/v2",
+            "kind": "Queue",
+            "metadata": {"name": "org"},
+            "spec": {"reclaimMinRuntime": "2d"},
+        },
+        {
+            "apiVersion": "scheduling.run.ai/v2",
+            "kind": "Queue",
+            "metadata": {"name": "team"},
+            "spec": {"parentQueue": "org", "preemptMinRuntime": "-1"},
+        },
+    ]
+
+
+def test_load_objects_rejects_invalid_json_naming_the_origin() -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects('{"kind": "Queue"', origin="snapshot.json")
+    message = str(caught.value)
+    assert message.startswith(
+        "snapshot.json: not valid JSON (Expecting ',' delimiter: line 1 column 17 (char 16)) "
+        "nor YAML: while parsing a flow mapping"
+    )
+    assert caught.value.object == "snapshot.json"
+    assert caught.value.field is None
+
+
+def test_load_objects_reads_text_that_is_yaml_but_not_json_as_yaml() -> None:
+    assert load_objects('{"kind": "Queue", metadata: {name: q}, }') == [
+        {"kind": "Queue", "metadata": {"name": "q"}}
+    ]
+
+
+def test_load_objects_rejects_invalid_yaml_naming_the_origin() -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects("kind: Queue\nmetadata: [name", origin="cluster.yaml")
+    message = str(caught.value)
+    assert message.startswith("cluster.yaml: not valid YAML: while parsing a flow sequence")
+    assert "line 2, column 11" in message
+    assert caught.value.object == "cluster.yaml"
+
+
+def without_pyyaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``importlib.import_module("yaml")`` fail, as when PyYAML is not installed."""
+    real = importlib.import_module
+
+    def fake(name: str, package: str | None = None) -> types.ModuleType:
+        if name == "yaml":
+            raise ImportError("No module named 'yaml'")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", fake)
+
+
+def test_load_objects_without_pyyaml_names_the_json_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    without_pyyaml(monkeypatch)
+    with pytest.raises(InvalidObject) as caught:
+        load_objects('{"kind": "Queue"', origin="snapshot.json")
+    assert str(caught.value) == (
+        "snapshot.json: not valid JSON: Expecting ',' delimiter: line 1 column 17 (char 16)"
+    )
+    assert caught.value.object == "snapshot.json"
+
+
+def test_load_objects_without_pyyaml_asks_for_it_for_yaml_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """50 MB of zeros compress to ~50 kB; reading stops past the bound, long before the whole."""
-    size = 50 * 2**20
-    bomb = snapshot_zip(b"0" * size)
-    assert len(bomb) < size // 500
-    monkeypatch.setattr("minruntime.kube._archive.MAX_ARCHIVE_MEMBER", 2**20)
-    tracemalloc.start()
-    try:
-        with pytest.raises(InvalidObject) as caught:
-            load_snapshot_archive(bomb, origin="bomb.zip")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert str(caught.value) == "bomb.zip: snapshot.json expands to more than 1048576 bytes"
-    assert peak < 8 * 2**20, f"{peak / 2**20:.1f} MiB"
+    without_pyyaml(monkeypatch)
+    with pytest.raises(InvalidObject) as caught:
+        load_objects("kind: Queue\n", origin="cluster.yaml")
+    assert str(caught.value) == (
+        "cluster.yaml: not JSON; reading YAML needs PyYAML: pip install PyYAML"
+    )
+    assert load_objects('[{"kind": "Queue"}]') == [{"kind": "Queue"}]
 
 
-def test_a_zip_entry_under_the_bound_is_read_whole() -> None:
-    document = {"rawObjects": {"queues": [{"metadata": {"name": "q"}}]}, "pad": "0" * 200_000}
-    objects = load_snapshot_archive(snapshot_zip(json.dumps(document).encode()))
-    assert [o["metadata"]["name"] for o in objects] == ["q"]
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("42", "<input>: expected Kubernetes objects, found int 42"),
+        ('"x"', "<input>: expected Kubernetes objects, found str 'x'"),
+        ("just text\n", "<input>: expected Kubernetes objects, found str 'just text'"),
+    ],
+)
+def test_load_objects_rejects_a_document_that_is_not_an_object(text: str, message: str) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(text)
+    assert str(caught.value) == message
+    assert caught.value.object == "<input>"
+
+
+def test_invalid_object_is_a_value_error_and_a_minruntime_error() -> None:
+    error = InvalidObject("Pod/ml/p status.phase: bad", object="Pod/ml/p", field="status.phase")
+    assert isinstance(error, ValueError)
+    assert isinstance(error, MinRuntimeError)
+    assert (str(error), error.object, error.field) == (
+        "Pod/ml/p status.phase: bad",
+        "Pod/ml/p",
+        "status.phase",
+    )
+    assert (InvalidObject("x").object, InvalidObject("x").field) == (None, None)
+
+
+objects_strategy = st.lists(
+    st.builds(lambda n: {"kind": "Queue", "metadata": {"name": f"q{n}"}}, st.integers(0, 99)),
+    max_size=6,
+)
+
+
+SHAPES = st.sampled_from(["array", "List", "ConfigMapList"])
+
+
+def _nest(draw: st.DrawFn, items: list[JSON]) -> object:
+    """Wrap ``items`` in a random arrangement of ``List`` objects and arrays."""
+    if not items or draw(st.booleans()):
+        shape = draw(SHAPES)
+        return items if shape == "array" else {"kind": shape, "items": items}
+    cut = draw(st.integers(0, len(items)))
+    return [_nest(draw, items[:cut]), _nest(draw, items[cut:])]
+
+
+@st.composite
+def nested_texts(draw: st.DrawFn) -> tuple[list[JSON], str]:
+    items = draw(objects_strategy)
+    return items, json.dumps(_nest(draw, items))
+
+
+@given(nested_texts())
+def test_load_objects_flattening_keeps_every_object_in_order(case: tuple[list[JSON], str]) -> None:
+    """However objects are nested in Lists and arrays, loading gives them back flat, in order."""
+    items, text = case
+    assert load_objects(text) == items
+
+
+@pytest.mark.parametrize("items", [{"kind": "Queue"}, "queues", 3])
+def test_a_list_whose_items_is_not_a_list_is_an_error(items: object) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}), origin="f")
+    assert str(caught.value) == (
+        f"f: List items: expected a list of objects, got {type(items).__name__}"
+    )
+
+
+@pytest.mark.parametrize(("kind", "meant"), [("list", "List"), ("PodLIST", "PodList")])
+def test_a_list_kind_in_the_wrong_case_is_an_error(kind: str, meant: str) -> None:
+    with pytest.raises(InvalidObject) as caught:
+        load_objects(json.dumps({"kind": kind, "items": [TEAM]}), origin="f")
+    assert str(caught.value) == (
+        f"f: {kind} kind: {kind!r} is not a kind (kinds are case-sensitive: expected {meant!r})"
+    )

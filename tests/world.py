@@ -20,6 +20,9 @@
   :func:`write_objects`, :func:`decision_of`): ``minruntime.cli.main`` with string streams and
   an injected clock, what it wrote, and the bundled example's names (:data:`FINETUNE`,
   :data:`CHAT_API`, :data:`BUNDLED_WARNINGS`, ...) that the ``test_cli_*`` modules share.
+- **Reading snapshots** (:data:`SNAPSHOT_NOW`, :data:`TEAM`, :func:`read_one`,
+  :func:`the_problem`, and the warnings the kube tests expect): what the ``test_kube_*``
+  files share.
 - **The public modules** (:data:`PUBLIC_MODULES`) that the API and docs tests check.
 """
 
@@ -52,7 +55,15 @@ from minruntime import (
 )
 from minruntime._evictable import TaskOrder
 from minruntime.cli import main
-from minruntime.kube import POD_GROUP_ANNOTATION
+from minruntime.kube import (
+    POD_GROUP_ANNOTATION,
+    Problem,
+    ProblemKind,
+    Snapshot,
+    SnapshotJob,
+    read_snapshot,
+)
+from minruntime.starttime import START_TIME_ANNOTATION
 from minruntime.testing import BASE_TIME, min_runtimes
 
 JSON = dict[str, Any]
@@ -515,6 +526,57 @@ def zip_archive(members: Mapping[str, object]) -> bytes:
         for name, member in members.items():
             archive.writestr(name, member if isinstance(member, bytes) else json.dumps(member))
     return buffer.getvalue()
+
+
+# -- reading snapshots: what the kube tests share -----------------------------------------------
+
+SNAPSHOT_NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+"""When the snapshots of the kube tests are read."""
+
+
+STARTED = "2026-11-22T11:50:00Z"
+
+
+EXPECTED_DURATION = "(expected e.g. '10m', '1h30m', '2d', 0, or -1/'never' for never)"
+
+
+NO_CONFIG_WARNING = "no scheduler config or SchedulingShard in the snapshot; using the defaults"
+
+
+LEGACY_50_WARNING = "no preemptibility set; legacy rule: priority 50 < 100 gives preemptible"
+
+
+START_FIELD = f"metadata.annotations[{START_TIME_ANNOTATION!r}]"
+
+
+TEAM = queue_object("team")
+
+
+def only_job(snapshot: Snapshot) -> SnapshotJob:
+    assert len(snapshot.jobs) == 1
+    return snapshot.jobs[0]
+
+
+def read_one(*objects: JSON, **options: Any) -> SnapshotJob:
+    """Read TEAM plus ``objects`` and return the single job."""
+    return only_job(read_snapshot([TEAM, *objects], **options))
+
+
+def the_problem_of(snapshot: Snapshot, kind: ProblemKind, *, skip: str = "") -> Problem:
+    """The one problem of ``kind`` a snapshot has (its own or a job's); those about an object
+    whose name is ``skip`` are not counted."""
+    found = [
+        problem
+        for problem in snapshot.every_problem()
+        if problem.kind is kind and (not skip or getattr(problem.object, "name", "") != skip)
+    ]
+    assert len(found) == 1, [str(problem) for problem in found]
+    return found[0]
+
+
+def the_problem(objects: list[JSON], kind: ProblemKind, **options: Any) -> Problem:
+    """The one problem of ``kind`` reading ``objects`` gives."""
+    return the_problem_of(read_snapshot(objects, **options), kind)
 
 
 def strict_json(text: str) -> Any:
