@@ -51,7 +51,8 @@ Pod groups (namespace/name: queue, class; what it demonstrates at 12:00):
   decode-1 2/2; started 11:56: decode-1 is optional and goes whole, first.
 - nlp-team/rlhf-reward-model: research-nlp, train; explicit non-preemptible on a low class;
   started 08:00: never a victim.
-- nlp-team/data-dedup: research-nlp, train; gang 3/3; unparseable start time
+- nlp-team/data-dedup: research-nlp, train; gang 3/3 of CPU-only pods (8 CPUs each, no GPU);
+  unparseable start time
   "2026-11-22 11:00": no start time (with a warning), not protected.
 - serving/chat-api: prod-inference, inference; PENDING preemptor, minMember 2.
 - serving/embeddings-api: prod-inference, inference; legacy non-preemptible; started a week ago.
@@ -67,8 +68,9 @@ Pod groups (namespace/name: queue, class; what it demonstrates at 12:00):
   until 12:02) and reclaim-protected (1h, until 12:57).
 - batch/video-transcode: prod-batch, build-preemptible; elastic 2/3 with one Releasing pod;
   started 11:20: preempt MR 5m expired; reclaim-protected (1h, until 12:20).
-- batch/etl-hourly: prod-batch, train; gang 2/2; running with no start-time annotation: not
-  protected.
+- batch/etl-hourly: prod-batch, train; gang 2/2 of CPU-only pods (8 CPUs each, no GPU): a
+  plan for GPUs passes over it, and its lost work is in pod-hours; running with no start-time
+  annotation: not protected.
 - users/alice-notebook: sandbox-users, build; legacy non-preemptible; started yesterday.
 - users/bob-debug: sandbox-users, build; pod-label preemptible (the pod's own label beats the
   legacy rule); started 10:00.
@@ -370,6 +372,7 @@ class JobSpec:
     min_member: int
     image: str
     gpus: str = "1"
+    """Each pod's GPUs; "0": a CPU-only pod (8 CPUs, 32Gi of memory)."""
     phases: tuple[str, ...] = ()
     sub_groups: tuple[SubGroup, ...] = ()
     sets: tuple[SubGroupSet, ...] = ()
@@ -526,6 +529,7 @@ JOBS = [
         "train",
         3,
         PYTORCH,
+        gpus="0",
         phases=running(3),
         start="2026-11-22 11:00",
     ),
@@ -603,6 +607,7 @@ JOBS = [
         "train",
         2,
         "ghcr.io/acme/feature-pipeline:1.42.0",
+        gpus="0",
         phases=running(2),
     ),
     # sandbox-users
@@ -751,7 +756,12 @@ def pods(job: JobSpec, pool: NodePool) -> list[JSON]:
             metadata["deletionTimestamp"] = at(seconds=-20)
             metadata["deletionGracePeriodSeconds"] = 30
         launcher = sub_group == "launcher"
-        resources = {"cpu": "2", "memory": "4Gi"} if launcher else {"nvidia.com/gpu": job.gpus}
+        cpu_only = launcher or job.gpus == "0"  # a launcher, or a data pipeline: no GPU
+        resources = (
+            {"cpu": "2" if launcher else "8", "memory": "4Gi" if launcher else "32Gi"}
+            if cpu_only
+            else {"nvidia.com/gpu": job.gpus}
+        )
         spec: JSON = {
             "schedulerName": SCHEDULER_NAME,
             "priorityClassName": job.priority_class,
@@ -760,7 +770,7 @@ def pods(job: JobSpec, pool: NodePool) -> list[JSON]:
         if phase != "Pending":
             finished = phase in ("Succeeded", "Failed")  # ran there, holds nothing now
             spec["nodeName"] = (
-                CPU_NODE if launcher else pool.place(int(job.gpus), hold=not finished)
+                CPU_NODE if cpu_only else pool.place(int(job.gpus), hold=not finished)
             )
         result.append(
             {

@@ -94,27 +94,24 @@ def plan_of(report: JSON, action: str) -> JSON:
 
 def test_the_plan_for_finetune_7b_reclaims_the_cheapest_victims_until_32_gpus_are_free() -> None:
     """finetune-7b's four pending pods ask for 8 GPUs each; reclaim takes tasks of the victims
-    cheapest first (Session.plan) until 32 are free: the eighth, vit-pretrain, gives the two
-    workers above its minimum (8 GPUs each) and ends it with 33. Nothing is missing: no retry."""
+    cheapest first (Session.plan) until 32 are free. etl-hourly, the cheapest victim, runs
+    CPU-only pods: it frees no GPU and is passed over. vit-pretrain gives the two workers above
+    its minimum (8 GPUs each), and nightly-eval one of its two pods of 4 GPUs, which ends it at
+    35. Nothing is missing: no retry."""
     report = run(["explain", "--preemptor", FINETUNE, "--now", EXAMPLE_INSTANT, "--output", "json"])
     plan = plan_of(report.report, "reclaim")
     for victim in plan["victims"]:
-        assert victim.pop("unsavedWorkUnit") == "GPU-hours"  # every victim here holds GPUs
+        assert victim.pop("unsavedWorkUnit") == "GPU-hours"  # every victim taken holds GPUs
     assert plan == {
         "action": "reclaim",
         "need": {"nvidia.com/gpu": 32.0},
-        "freed": {"nvidia.com/gpu": 33.0, "pods": 13},
+        "freed": {"nvidia.com/gpu": 35.0, "pods": 12},
         "missing": {},
         "enough": True,
-        # 0 + 1 + 2,400 + 7,200 + 14,400 + 16,200 + 43,200 + 57,600 GPU-seconds
-        "unsavedWork": 141001.0,
+        # 1 + 2,400 + 7,200 + 14,400 + 16,200 + 43,200 + 57,600 + 144,000 GPU-seconds
+        "unsavedWork": 285001.0,
         "retryAt": None,
         "victims": [
-            {
-                "id": "batch/etl-hourly",
-                "pods": ["etl-hourly-1", "etl-hourly-0"],
-                "unsavedWork": 0.0,
-            },
             {
                 "id": "users/carol-hpo-trial-17",
                 "pods": ["carol-hpo-trial-17-0"],
@@ -142,16 +139,24 @@ def test_the_plan_for_finetune_7b_reclaims_the_cheapest_victims_until_32_gpus_ar
                 "pods": ["vit-pretrain-worker-5", "vit-pretrain-worker-4"],
                 "unsavedWork": 57600.0,
             },
+            {
+                "id": "batch/nightly-eval-29921880",
+                "pods": ["nightly-eval-29921880-hs5z6"],  # one pod of two: the need takes 4
+                "unsavedWork": 144000.0,
+            },
         ],
     }
-    # the plan's order is the ranking's: rank 1..8 of the reclaim victims
+    etl = decision_of(report.report, "batch/etl-hourly")
+    assert (etl["rank"], etl["unsavedWorkUnit"]) == (1, "pod-hours")  # cheapest, but no GPU
+    # the plan's order is the ranking's: ranks 2..9 of the reclaim victims (etl-hourly is 1)
     ranks = [decision_of(report.report, victim["id"])["rank"] for victim in plan["victims"]]
-    assert ranks == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert ranks == [2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -> None:
-    """In its own queue only data-dedup (3 pods of 1) and bert-distill (2 pods of 2 GPUs) may
-    go: 7 of 32, 25 missing; tokenizer-ablation's protection ends first, at 12:05."""
+    """In its own queue data-dedup (3 CPU-only pods: no GPU, passed over) and bert-distill (2
+    pods of 2 GPUs) may go: 4 of 32, 28 missing; tokenizer-ablation's protection ends first,
+    at 12:05."""
     report = run(["explain", "--preemptor", FINETUNE, "--output", "json"]).report
     plan = plan_of(report, "preempt")
     for victim in plan["victims"]:
@@ -159,17 +164,12 @@ def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -
     assert plan == {
         "action": "preempt",
         "need": {"nvidia.com/gpu": 32.0},
-        "freed": {"nvidia.com/gpu": 7.0, "pods": 5},
-        "missing": {"nvidia.com/gpu": 25.0},
+        "freed": {"nvidia.com/gpu": 4.0, "pods": 2},
+        "missing": {"nvidia.com/gpu": 28.0},
         "enough": False,
         "unsavedWork": 4800.0,
         "retryAt": "2026-11-22T12:05:00Z",
         "victims": [
-            {
-                "id": "nlp-team/data-dedup",
-                "pods": ["data-dedup-2", "data-dedup-1", "data-dedup-0"],
-                "unsavedWork": 0.0,
-            },
             {
                 "id": "nlp-team/bert-distill",
                 "pods": ["bert-distill-1", "bert-distill-0"],
@@ -183,19 +183,18 @@ def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -
 
 
 def test_the_plan_moves_with_now() -> None:
-    """At 12:05 tokenizer-ablation may go too: 8 of 32 by preempt, and no retry time: no
+    """At 12:05 tokenizer-ablation may go too: 5 of 32 by preempt, and no retry time: no
     protection in the queue holds back a victim (llm-serve-disagg and llama-sft stay refused
     whatever the time: priority 100 is not lower than 75)."""
     report = run(["explain", "--preemptor", FINETUNE, "--now", "+5m", "--output", "json"]).report
     plan = plan_of(report, "preempt")
     assert [victim["id"] for victim in plan["victims"]] == [
-        "nlp-team/data-dedup",
         "nlp-team/tokenizer-ablation",
         "nlp-team/bert-distill",
     ]
     assert (plan["freed"], plan["missing"], plan["retryAt"]) == (
-        {"nvidia.com/gpu": 8.0, "pods": 6},
-        {"nvidia.com/gpu": 24.0},
+        {"nvidia.com/gpu": 5.0, "pods": 3},
+        {"nvidia.com/gpu": 27.0},
         None,
     )
     assert report["retryAt"] is None  # reclaim frees what is needed

@@ -99,7 +99,7 @@ def test_no_headers_with_a_preemptor_leaves_out_the_details_plan_and_legend() ->
     lines = run(["explain", "--preemptor", FINETUNE, "--no-headers", "-o", "wide"]).out.splitlines()
     assert len(lines) == 20  # every running job (the preemptor, pending, is not one)
     assert cells(lines[0]) == [
-        "batch/etl-hourly", "yes", "eligible", "1h (company)", "no start", "0.00", "1",
+        "batch/etl-hourly", "yes", "eligible", "1h (company)", "no start", "0.00p", "1",
         "prod-batch", "reclaim", "yes*", "2/2", "none",
     ]  # fmt: skip
     assert all(len(cells(line)) == 12 for line in lines)
@@ -260,31 +260,41 @@ def test_the_table_fits_a_hundred_columns_on_the_bundled_example() -> None:
 
 
 def test_the_plan_in_the_table() -> None:
-    """finetune-7b asks 32 GPUs: reclaim frees 33 of them (the last victim's two workers of 8
-    GPUs each), preempt 7, 25 missing until 12:05; the losses are the same GPU-seconds the
-    JSON plan gives, in GPU-hours."""
+    """finetune-7b asks 32 GPUs: reclaim frees 35 of them (etl-hourly, the cheapest victim,
+    holds no GPU and is passed over; nightly-eval gives one pod of 4 GPUs of its two), preempt
+    4 (data-dedup's CPU pods free none), 28 missing until 12:05; the losses are the same
+    GPU-seconds the JSON plan gives, in GPU-hours."""
     lines = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
     start = lines.index(
         "Plan: free 32 GPUs (what the 4 pending pods need: the GPUs they request), cheapest "
         "victims first:"
     )
-    assert lines[start + 1 : start + 15] == [
-        "  by reclaim: 8 jobs, frees 33 GPUs, loses 39.17 GPU-hours",
-        "    1. batch/etl-hourly (0.00 GPU-h): etl-hourly-1, etl-hourly-0",
-        "    2. users/carol-hpo-trial-17 (0.00 GPU-h): carol-hpo-trial-17-0",
-        "    3. batch/video-transcode (0.67 GPU-h): video-transcode-2",
-        "    4. users/bob-debug (2.00 GPU-h): bob-debug-0",
-        "    5. vision-team/sam-finetune (4.00 GPU-h): sam-finetune-3, sam-finetune-2",
-        "    6. vision-team/segformer-eval (4.50 GPU-h): segformer-eval-1, segformer-eval-0",
-        "    7. serving/sdxl-render (12.00 GPU-h): sdxl-render-1, sdxl-render-0",
-        "    8. vision-team/vit-pretrain (16.00 GPU-h): vit-pretrain-worker-5, vit-pretrain-worker-4",
-        "  by preempt: 2 jobs, frees 7 GPUs of 32 GPUs, loses 1.33 GPU-hours; 25 GPUs still "
+    assert lines[start + 1 : start + 14] == [
+        "  by reclaim: 8 jobs, frees 35 GPUs, loses 79.17 GPU-hours",
+        "    1. users/carol-hpo-trial-17 (0.00 GPU-h): carol-hpo-trial-17-0",
+        "    2. batch/video-transcode (0.67 GPU-h): video-transcode-2",
+        "    3. users/bob-debug (2.00 GPU-h): bob-debug-0",
+        "    4. vision-team/sam-finetune (4.00 GPU-h): sam-finetune-3, sam-finetune-2",
+        "    5. vision-team/segformer-eval (4.50 GPU-h): segformer-eval-1, segformer-eval-0",
+        "    6. serving/sdxl-render (12.00 GPU-h): sdxl-render-1, sdxl-render-0",
+        "    7. vision-team/vit-pretrain (16.00 GPU-h): vit-pretrain-worker-5, vit-pretrain-worker-4",
+        "    8. batch/nightly-eval-29921880 (40.00 GPU-h): nightly-eval-29921880-hs5z6",
+        "  by preempt: 1 job, frees 4 GPUs of 32 GPUs, loses 1.33 GPU-hours; 28 GPUs still "
         "missing: retry at",
         "    12:05:00, when the next protection ends",
-        "    1. nlp-team/data-dedup (0.00 GPU-h): data-dedup-2, data-dedup-1, data-dedup-0",
-        "    2. nlp-team/bert-distill (1.33 GPU-h): bert-distill-1, bert-distill-0",
+        "    1. nlp-team/bert-distill (1.33 GPU-h): bert-distill-1, bert-distill-0",
         "",
     ]
+
+
+def test_a_cpu_jobs_lost_work_is_in_pod_hours_marked_in_the_gpu_column() -> None:
+    lines = run(["explain", "--preemptor", FINETUNE]).out.splitlines()
+    rows = {cells(line)[0]: cells(line) for line in lines if line.startswith("  ")}
+    assert rows["batch/etl-hourly"][5] == "0.00p"  # no start time: nothing unsaved
+    assert rows["vision-team/vit-pretrain"][5] == "16.00"  # two workers, one hour, 8 GPUs each
+    assert (
+        "p         (in GPU-H) pod-hours, not GPU-hours: the job's pods hold no GPU, each counts 1"
+    ) in lines
 
 
 def test_the_legend_explains_each_symbol_and_word_the_table_used() -> None:
@@ -300,6 +310,7 @@ def test_the_legend_explains_each_symbol_and_word_the_table_used() -> None:
         "GPU-H     the GPU-hours of work an eviction would lose (since the last checkpoint, else "
         "the start):",
         "          of the pods that may go, or of all its pods where none may",
+        "p         (in GPU-H) pod-hours, not GPU-hours: the job's pods hold no GPU, each counts 1",
         "#         the order victims are taken in, per action (the cheapest first)",
         "-         (in #) refused: not in the order",
         "No retry: reclaim frees what the pending pods need now.",

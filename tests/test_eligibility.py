@@ -591,7 +591,7 @@ def passes_fundamentals(action: Action, tree: QueueTree, preemptor: Job, victim:
 def anything_outside_the_core(job: Job) -> bool:
     """Sections 7 and 18, written out independently of the library: some active task is above a
     core pod set's minimum, or in a sub-group outside the core (a set's first ``min_sub_group``
-    satisfied children in listing order; every child of a set that is short)."""
+    children, satisfied ones first, then by name, whether the set is satisfied or short)."""
     leaves = {pod_set.name: pod_set for pod_set in job.pod_sets}
     order = {pod_set.name: i for i, pod_set in enumerate(job.pod_sets)}
     parent_of = {p.name: p.parent for p in job.pod_sets} | {
@@ -628,11 +628,10 @@ def anything_outside_the_core(job: Job) -> bool:
             return active(name) > leaves[name].min_available
         kids = children(name)
         wanted = job.min_sub_group if name is None else need_of[name]
-        kept = kids
-        if satisfied(name):
-            kept = [kid for kid in kids if satisfied(kid)][
-                : len(kids) if wanted is None else wanted
-            ]
+        # the core keeps the first min_sub_group children (all when unset), satisfied ones
+        # first, then by name: a short set too (section 18, "a short set")
+        ranked = sorted(kids, key=lambda kid: (not satisfied(kid), kid))
+        kept = ranked[: len(kids) if wanted is None else wanted]
         return any(outside(kid) if kid in kept else any_active(kid) for kid in kids)
 
     def any_active(name: str) -> bool:

@@ -346,7 +346,7 @@ def test_scheduled_pods_fit_on_their_8_gpu_nodes() -> None:
             gpus = int(pod["spec"]["containers"][0]["resources"]["limits"].get("nvidia.com/gpu", 0))
             used[pod["spec"]["nodeName"]] = used.get(pod["spec"]["nodeName"], 0) + gpus
     assert max(used.values()) == 8
-    assert sum(used.values()) == 167
+    assert sum(used.values()) == 162  # the CPU-only pods (etl-hourly, data-dedup) hold none
 
 
 def test_owner_references_resolve_to_owners_in_the_snapshot() -> None:

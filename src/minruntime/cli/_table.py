@@ -39,6 +39,9 @@ _DEFAULT: Final = "<default>"
 _NONE: Final = "none"
 _NOT_TAKEN: Final = "-"
 
+_POD_HOURS: Final = "p"
+"""The mark of a figure in pod-hours in a column of GPU-hours."""
+
 MEANINGS: Final = {
     _LEGACY: "preemptibility from the legacy priority rule (priority < 100): nothing set it",
     "semi": "semi-preemptible: its core pods are never evicted",
@@ -53,10 +56,7 @@ MEANINGS: Final = {
     "start): of the pods that may go, or of all its pods where none may",
     "POD-H": "the pod-hours of work an eviction would lose (since the last checkpoint, else the "
     "start; its pods hold no GPU): of the pods that may go, or of all its pods where none may",
-    "LOST": "the work an eviction would lose (since the last checkpoint, else the start): of "
-    "the pods that may go, or of all its pods where none may",
-    "GPU-h": "GPU-hours: the pods that would go hold GPUs",
-    "pod-h": "pod-hours: the pods that would go hold no GPU (each pod counts as one)",
+    _POD_HOURS: "(in GPU-H) pod-hours, not GPU-hours: the job's pods hold no GPU, each counts 1",
     "#": "the order victims are taken in, per action (the cheapest first)",
     _NOT_TAKEN: "(in #) refused: not in the order",
 }
@@ -219,8 +219,8 @@ def _jobs_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
 
 
 def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]:
-    # the work each victim would lose, with its unit: the pods that may go, or (a refused
-    # job) all its pods; one unit for the whole table goes in the header, else in each cell
+    # the work each victim would lose: the pods that may go, or (a refused job) all its pods;
+    # in GPU-hours (the header's unit) where they hold GPUs, a CPU job's in pod-hours, marked
     losses = {
         entry.job.id: (
             entry.verdict.unsaved_work,
@@ -230,9 +230,7 @@ def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]
         if entry.verdict is not None
     }
     units = {unit for _, unit in losses.values()}
-    header = (
-        {"GPU-hours": "GPU-H", "pod-hours": "POD-H"}[units.pop()] if len(units) == 1 else "LOST"
-    )
+    header = "POD-H" if units == {"pod-hours"} else "GPU-H"
     rows = [["JOB", "OK", "REASON", "MR (FROM)", "UNTIL", header, "#"]]
     used.update((header, "#"))
     if wide:
@@ -249,7 +247,7 @@ def _verdict_rows(report: Report, wide: bool, used: set[str]) -> list[list[str]]
                 _marked(str(decision.reason), used),
                 _from(decision, used),
                 _marked(_until_cell(decision, report.now), used),
-                _lost(*losses[entry.job.id], used if header == "LOST" else None),
+                _lost(*losses[entry.job.id], used if header == "GPU-H" else None),
                 _marked(_NOT_TAKEN, used) if verdict.rank is None else str(verdict.rank),
             ]
             if wide:
@@ -304,13 +302,12 @@ def _legend(used: set[str]) -> list[str]:
 
 
 def _lost(seconds: float, unit: str, used: set[str] | None = None) -> str:
-    """Unsaved work in hours; with ``used`` (a table of mixed units), with its unit: ``GPU-h``
-    where the pods hold GPUs, else ``pod-h``."""
-    if used is None:
+    """Unsaved work in hours of ``unit``; with ``used`` (a column in GPU-hours), pod-hours are
+    marked ``p`` (a CPU job's pods hold no GPU)."""
+    if used is None or unit == "GPU-hours":
         return work_hours(seconds)
-    short = "GPU-h" if unit == "GPU-hours" else "pod-h"
-    used.add(short)
-    return f"{work_hours(seconds)} {short}"
+    used.add(_POD_HOURS)
+    return f"{work_hours(seconds)}{_POD_HOURS}"
 
 
 def _amount(resources: Resources, unit: str) -> str:
@@ -361,7 +358,7 @@ def _one_plan(entry: Plan, unit: str, now: datetime) -> list[str]:
         else f"frees {_amount(plan.freed, unit)} of {_amount(plan.need, unit)}"
     )
     losses = [
-        _lost(lost, work_unit(tasks), set())
+        f"{work_hours(lost)} {'GPU-h' if work_unit(tasks) == 'GPU-hours' else 'pod-h'}"
         for tasks, lost in zip(plan.tasks, plan.losses, strict=True)
     ]
     head = f"  by {entry.action}: {count} job{'s' * (count != 1)}, {outcome}"
