@@ -247,13 +247,28 @@ def test_times_from_the_clock_show_no_microseconds(tmp_path: Path) -> None:
     assert report["now"] == "2026-11-22T12:05:00Z"
 
 
-def test_strict_turns_the_reading_warnings_into_errors() -> None:
+def test_strict_turns_the_reading_warnings_into_errors_that_say_the_snapshot_is_refused() -> None:
+    """Under --strict a warning does not say what lenient reading would do ("ignored",
+    "treated as no start time", "used as given"): the snapshot is refused."""
     result = run(["explain", "--strict"])
+    refused = "the snapshot is refused (strict reading)"
     assert_error(
         result,
         1,
-        *("--strict: " + line.split(": warning: ", 1)[1] for line in BUNDLED_WARNINGS),
+        "--strict: PodGroup/batch/nightly-eval-29921880: skipped invalid preemptibility "
+        f"'sometimes' in label on Job/nightly-eval-29921880; {refused}",
+        "--strict: invalid timestamp '2026-11-22 11:00' in PodGroup/nlp-team/data-dedup "
+        "metadata.annotations['kai.scheduler/last-start-timestamp'] (expected RFC 3339 with a "
+        f"zone, e.g. '2026-11-22T11:50:00Z'); {refused}",
+        "--strict: PodGroup/serving/reranker-canary metadata.annotations"
+        "['kai.scheduler/last-start-timestamp']: 2026-11-22T12:00:05+00:00 is after now "
+        f"(2026-11-22T12:00:00+00:00); {refused}",
+        "--strict: 15 of 22 pod groups have no preemptibility set and fall back on the legacy "
+        "priority rule (priority < 100 is preemptible); set spec.preemptibility or the "
+        "kai.scheduler/preemptibility label to make it explicit",
     )
+    assert "ignored" not in result.err
+    assert "treated as" not in result.err
 
 
 def test_strict_passes_a_snapshot_read_without_warnings(tmp_path: Path) -> None:

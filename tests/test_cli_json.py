@@ -213,7 +213,17 @@ DECISION_KEYS = {
 PREEMPTOR_KEYS = {"id", "queue", "priority", "hypothetical", "pendingPods", "need"}
 
 
-PLAN_KEYS = {"action", "need", "freed", "missing", "enough", "unsavedWork", "retryAt", "victims"}
+PLAN_KEYS = {
+    "action",
+    "need",
+    "freed",
+    "missing",
+    "enough",
+    "unsavedWork",
+    "retryAt",
+    "searchBackoff",
+    "victims",
+}
 
 
 PLAN_VICTIM_KEYS = {"id", "pods", "unsavedWork", "unsavedWorkUnit"}

@@ -4,6 +4,7 @@ output and the table."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,11 @@ from tests.world import (
     SESSION,
     assert_error,
     decision_of,
+    pod,
+    pod_group,
+    queue_object,
     run,
+    write_objects,
 )
 
 
@@ -111,6 +116,7 @@ def test_the_plan_for_finetune_7b_reclaims_the_cheapest_victims_until_32_gpus_ar
         # 1 + 2,400 + 7,200 + 14,400 + 16,200 + 43,200 + 57,600 + 144,000 GPU-seconds
         "unsavedWork": 285001.0,
         "retryAt": None,
+        "searchBackoff": None,  # the bundled example's scheduler sets no backoff
         "victims": [
             {
                 "id": "users/carol-hpo-trial-17",
@@ -169,6 +175,7 @@ def test_the_preempt_plan_for_finetune_7b_falls_short_and_says_when_to_retry() -
         "enough": False,
         "unsavedWork": 4800.0,
         "retryAt": "2026-11-22T12:05:00Z",
+        "searchBackoff": None,
         "victims": [
             {
                 "id": "nlp-team/bert-distill",
@@ -257,3 +264,142 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
     }
     by_preemptor = [victim for preemptor, victim in judged if preemptor == "nlp-team/finetune-7b"]
     assert sorted(by_preemptor) == sorted(job["id"] for job in report["jobs"])  # once each
+
+
+# -- the plan's units, and the failed-search backoff ---------------------------------------------
+
+START = {"kai.scheduler/last-start-timestamp": "2026-11-22T11:00:00Z"}  # an hour before now
+
+
+def units_cluster(tmp_path: Path, *, cpu_preemptor: bool = False, shard: JSON | None = None) -> str:
+    """Queues "run" (reclaim min-runtime 0s) and "want"; in "run": an hour-old CPU-only job of
+    two pods (etl), one of two pods holding half a GPU each (shares), one of two whole-GPU pods
+    (train); in "want": the preemptor, two pending pods of 1 GPU each (or, ``cpu_preemptor``,
+    of 4 CPUs each)."""
+    asks = {"limits": {"cpu": "4"}} if cpu_preemptor else {"limits": {"nvidia.com/gpu": "1"}}
+    objects: list[JSON] = [
+        queue_object("run", reclaimMinRuntime="0s"),
+        queue_object("want"),
+        pod_group("pending", queue="want", minMember=2, preemptibility="preemptible"),
+        *(pod(f"pending-{i}", "pending", phase="Pending", resources=asks) for i in range(2)),
+    ]
+    victims = {
+        "etl": ({"requests": {"cpu": "8"}}, {}),
+        "shares": ({"requests": {"cpu": "2"}}, {"gpu-fraction": "0.5"}),
+        "train": ({"limits": {"nvidia.com/gpu": "1"}}, {}),
+    }
+    for name, (resources, marks) in victims.items():
+        objects.append(
+            pod_group(
+                name, queue="run", minMember=0, preemptibility="preemptible", annotations=START
+            )
+        )
+        objects += [
+            pod(f"{name}-{i}", name, node="n1", resources=resources, annotations=marks)
+            for i in range(2)
+        ]
+    if shard is not None:
+        objects.append(shard)
+    return write_objects(tmp_path / "units.json", *objects)
+
+
+def test_a_gpu_preemptor_plans_in_gpus_passing_over_cpu_pods_and_counting_fractions(
+    tmp_path: Path,
+) -> None:
+    """Two pending pods of 1 GPU: the need is 2 GPUs. etl's CPU pods free no GPU; shares' two
+    pods free half a GPU each; train's first pod the last GPU. The lost work is GPU-hours of
+    GPU pods (an hour on 0.5 + 0.5 + 1 GPUs), and etl's, shown but not taken, pod-hours."""
+    path = units_cluster(tmp_path)
+    report = run(
+        ["explain", path, "--preemptor", "ml/pending", "--now", EXAMPLE_INSTANT, "-o", "json"]
+    )
+    assert report.report["preemptor"]["need"] == {"nvidia.com/gpu": 2.0}
+    plan = plan_of(report.report, "reclaim")
+    assert [(v["id"], v["pods"], v["unsavedWorkUnit"]) for v in plan["victims"]] == [
+        ("ml/shares", ["shares-1", "shares-0"], "GPU-hours"),
+        ("ml/train", ["train-1"], "GPU-hours"),
+    ]
+    assert (plan["freed"], plan["missing"]) == (
+        {"cpu": 4.0, "nvidia.com/gpu": 2.0, "pods": 3},
+        {},
+    )
+    assert plan["unsavedWork"] == 3600 * (0.5 + 0.5 + 1)
+    etl = decision_of(report.report, "ml/etl")
+    assert (etl["unsavedWork"], etl["unsavedWorkUnit"]) == (7200.0, "pod-hours")  # 2 pods, 1 h
+    table = run(["explain", path, "--preemptor", "ml/pending", "--now", EXAMPLE_INSTANT]).out
+    assert "  by reclaim: 2 jobs, frees 2 GPUs, loses 2.00 GPU-hours" in table.splitlines()
+
+
+def test_a_cpu_preemptor_plans_in_pods_and_a_cpu_jobs_loss_is_pod_hours(tmp_path: Path) -> None:
+    """Pending pods that request no GPU: the need is 2 pods, taken from the cheapest victims;
+    the CPU job's lost work is in pod-hours, never called GPU-hours."""
+    path = units_cluster(tmp_path, cpu_preemptor=True)
+    report = run(
+        ["explain", path, "--preemptor", "ml/pending", "--now", EXAMPLE_INSTANT, "-o", "json"]
+    )
+    assert report.report["preemptor"]["need"] == {"pods": 2}
+    plan = plan_of(report.report, "reclaim")
+    # cheapest first: shares (an hour on two half GPUs), then train and etl (tied at 2 hours
+    # each: input order, after the earlier start, priority and evictions tie)
+    assert [(v["id"], v["pods"]) for v in plan["victims"]] == [
+        ("ml/shares", ["shares-1", "shares-0"]),
+    ]
+    assert (plan["freed"]["pods"], plan["missing"]) == (2, {})
+    out = run(["explain", path, "--preemptor", "ml/pending", "--now", EXAMPLE_INSTANT]).out
+    text = " ".join(line.strip() for line in out.splitlines())
+    assert (
+        "Plan: free 2 pods (what the 2 pending pods need: one pod each: they request no GPU), "
+        "cheapest victims first: by reclaim: 1 job, frees 2 pods, loses 1.00 GPU-hours"
+    ) in text
+    (etl,) = [line for line in out.splitlines() if line.startswith("  ml/etl ")]
+    assert etl.split()[-2:] == ["2.00p", "2"]  # two pods for an hour: pod-hours, marked
+
+
+BACKOFF_SHARD: JSON = {
+    "apiVersion": "kai.scheduler/v1",
+    "kind": "SchedulingShard",
+    "metadata": {"name": "default"},
+    "spec": {
+        "scenarioSearchBudgets": {
+            "minFailedSearchBackoff": {"default": "10s"},
+            "maxFailedSearchBackoff": {"default": "5m", "reclaim": "2m"},
+        }
+    },
+}
+
+
+def test_a_retry_time_says_the_failed_search_backoff_where_the_shard_sets_one(
+    tmp_path: Path,
+) -> None:
+    """train (started an hour ago, reclaim min-runtime 2h) is protected until 13:00: reclaim
+    finds nothing now and retries then; the shard's failed-search backoff for reclaim (2m at
+    most) is said with the retry time, in the plan and in the last line."""
+    objects: list[JSON] = [
+        queue_object("run", reclaimMinRuntime="2h"),
+        queue_object("want"),
+        pod_group("pending", queue="want", minMember=1, preemptibility="preemptible"),
+        pod("pending-0", "pending", phase="Pending", resources={"limits": {"nvidia.com/gpu": "1"}}),
+        pod_group(
+            "train", queue="run", minMember=1, preemptibility="preemptible", annotations=START
+        ),
+        pod("train-0", "train", node="n1", resources={"limits": {"nvidia.com/gpu": "1"}}),
+        BACKOFF_SHARD,
+    ]
+    path = write_objects(tmp_path / "backoff.json", *objects)
+    args = ["explain", path, "--preemptor", "ml/pending", "--now", EXAMPLE_INSTANT]
+    report = run([*args, "-o", "json"]).report
+    plan = plan_of(report, "reclaim")
+    assert (plan["retryAt"], plan["searchBackoff"]) == (
+        "2026-11-22T13:00:00Z",
+        {"min": "10s", "max": "2m"},
+    )
+    text = " ".join(line.strip() for line in run(args).out.splitlines())
+    assert text.endswith(
+        "Retry at 2026-11-22T13:00:00Z: the next protection that would free a victim ends then. "
+        "The scheduler's failed-search backoff (scenarioSearchBudgets) may wait up to 2m for "
+        "reclaim after it before it searches again."
+    )
+    assert (
+        "1 GPU still missing: retry at 13:00:00, when the next protection ends (the scheduler's "
+        "failed-search backoff may wait up to 2m more)"
+    ) in text

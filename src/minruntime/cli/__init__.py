@@ -99,7 +99,7 @@ def _strict(snapshot: Snapshot) -> None:
     """``--strict``: every warning the command would print about the snapshot is an error: the
     reader's problems (those ``read_snapshot(strict=True)`` raises for) and the command's own
     notes on them, such as the legacy-priority summary (docs/operators.md)."""
-    warnings = warnings_of(snapshot)
+    warnings = warnings_of(snapshot, strict=True)
     if warnings:
         raise _StrictWarnings(warnings)
 

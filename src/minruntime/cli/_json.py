@@ -142,6 +142,9 @@ def _plan(entry: Plan) -> dict[str, Any]:
         "enough": bool(plan),
         "unsavedWork": round(plan.lost, 3),
         "retryAt": iso(plan.retry),
+        "searchBackoff": None
+        if entry.backoff is None
+        else {"min": str(entry.backoff.minimum), "max": str(entry.backoff.maximum)},
         "victims": [
             {
                 "id": str(victim.id),

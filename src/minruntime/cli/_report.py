@@ -21,7 +21,7 @@ these values; nothing here or there restates a rule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Final
 
@@ -33,7 +33,7 @@ from minruntime.decisions import Plan as LibraryPlan
 from minruntime.decisions import Verdict as LibraryVerdict
 from minruntime.errors import MinRuntimeError
 from minruntime.jobs import Job, TaskLike, TaskStatus
-from minruntime.kube import Snapshot, SnapshotJob
+from minruntime.kube import Problem, SearchBackoff, Snapshot, SnapshotJob
 from minruntime.preemptibility import PreemptibilitySource
 from minruntime.queues import Queue, QueueTree
 from minruntime.resources import GPU, PODS, Resources
@@ -145,6 +145,9 @@ class Plan:
 
     action: Action
     plan: LibraryPlan[Job]
+    backoff: SearchBackoff | None = None
+    """The scheduler's failed-search backoff for this action, where its shard sets one: after
+    the retry time it may wait up to ``backoff.maximum`` before it searches again."""
 
     @property
     def retry_at(self) -> datetime | None:
@@ -171,6 +174,8 @@ class Report:
     plans: tuple[Plan, ...]
     retry_at: datetime | None
     warnings: tuple[str, ...]
+    search_backoff: Mapping[Action, SearchBackoff] | None = None
+    """The scheduler's failed-search backoff per action, where its shard sets one."""
 
 
 def queue_order(tree: QueueTree) -> list[tuple[int, str]]:
@@ -270,18 +275,25 @@ def core_disagreements(session: Session, snapshot: Snapshot) -> tuple[str, ...]:
     return tuple(found)
 
 
-def warnings_of(snapshot: Snapshot) -> tuple[str, ...]:
-    """The snapshot's warnings, with the legacy-rule fallbacks summed up in one line."""
-    warnings = list(snapshot.warnings)
+def warnings_of(snapshot: Snapshot, *, strict: bool = False) -> tuple[str, ...]:
+    """The snapshot's warnings, with the legacy-rule fallbacks summed up in one line; with
+    ``strict`` (``--strict``), each says what strict reading does: the snapshot is refused."""
+
+    def said(problem: Problem) -> str:
+        return problem.under_strict().message if strict else problem.message
+
+    warnings = [said(problem) for problem in snapshot.problems]
     legacy = 0
     for job in snapshot.jobs:
         if job.preemptibility.source is PreemptibilitySource.LEGACY_PRIORITY:
             legacy += 1
             # the job's own fallback warning is summed up below
             summed = job.preemptibility.warnings[-1:]
-            warnings.extend(w for w in job.warnings if not any(w.endswith(x) for x in summed))
+            warnings.extend(
+                said(p) for p in job.problems if not any(p.message.endswith(x) for x in summed)
+            )
         else:
-            warnings.extend(job.warnings)
+            warnings.extend(said(problem) for problem in job.problems)
     if legacy:
         warnings.append(
             f"{legacy} of {len(snapshot.jobs)} pod groups have no preemptibility set and "
@@ -355,7 +367,10 @@ def build_report(
                 verdicts[entry.id] = Verdict(decision=verdict, rank=places.get(id(entry.job)))
             if pre.pending:
                 plan = session.plan(action, pre.job, pool, pre.need)
-                plans.append(Plan(action=action, plan=plan))
+                backoff = (
+                    None if snapshot.search_backoff is None else snapshot.search_backoff.get(action)
+                )
+                plans.append(Plan(action=action, plan=plan, backoff=backoff))
                 if plan.retry is not None:
                     retries.append(plan.retry)
             else:  # a hypothetical job that asks nothing: when its protections end
@@ -386,5 +401,6 @@ def build_report(
         plans=tuple(plans),
         retry_at=retry_at,
         warnings=warnings_of(snapshot) + core_disagreements(session, snapshot),
+        search_backoff=snapshot.search_backoff,
         running=len(running),
     )

@@ -326,7 +326,18 @@ def _retry_line(report: Report) -> str:
         return f"No retry: {covering[0]} frees what the pending pods need now."
     retry = report.retry_at
     if retry is not None:
-        return f"Retry at {iso(retry)}: the next protection that would free a victim ends then."
+        line = f"Retry at {iso(retry)}: the next protection that would free a victim ends then."
+        waits = [
+            f"{entry.backoff.maximum} for {entry.action}"
+            for entry in report.plans
+            if entry.backoff is not None and entry.plan.retry == retry
+        ]
+        if waits:
+            line += (
+                " The scheduler's failed-search backoff (scenarioSearchBudgets) may wait up to "
+                f"{', '.join(waits)} after it before it searches again."
+            )
+        return line
     return "No protection ends that would free another victim: no retry time."
 
 
@@ -370,6 +381,11 @@ def _one_plan(entry: Plan, unit: str, now: datetime) -> list[str]:
             if plan.retry is not None
             else "no protection ends that would free more"
         )
+        if plan.retry is not None and entry.backoff is not None:
+            retry += (
+                f" (the scheduler's failed-search backoff may wait up to "
+                f"{entry.backoff.maximum} more)"
+            )
         head += f"; {_amount(plan.missing, unit)} still missing: {retry}"
     lines = textwrap.wrap(head, WIDTH, subsequent_indent="    ")
     for place, (victim, tasks, lost) in enumerate(
