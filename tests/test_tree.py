@@ -943,3 +943,64 @@ def test_a_jobs_tree_holds_no_reference_cycle() -> None:
         assert gc.collect() == 0  # nothing the call made is left for the collector to find
     finally:
         gc.enable()
+
+
+# -- a short set's core (issue 34's reproducers) -------------------------------------------------
+
+
+def test_a_short_sets_core_is_exactly_its_first_min_sub_group_children() -> None:
+    """min_sub_group 1 over a (min 2: a0) and b (min 2: b0), both short: the core keeps one
+    child, the unsatisfied ones by name: a. b is outside the core: an unprotected reclaim may
+    take b0 (it was refused with nothing to give, the core holding both)."""
+    a0, b0 = Task("a0"), Task("b0")
+    v = Job(
+        "v",
+        "q",
+        preemptibility="semi-preemptible",
+        min_sub_group=1,
+        pod_sets=[PodSet("a", 2, [a0]), PodSet("b", 2, [b0])],
+    )
+    s = Session(QueueTree([Queue("q"), Queue("p")]), Config(), now=0)
+    reclaimer = Job("r", "p")
+    assert ids(s.core_tasks(v)) == ["a0"]
+    verdict = s.verdict("reclaim", reclaimer, v)
+    assert (verdict.allowed, ids(verdict.tasks)) == (True, ["b0"])
+    assert s.validate("reclaim", reclaimer, [(v, ["b0"])]).valid
+    assert not s.validate("reclaim", reclaimer, [(v, ["a0"])]).valid
+
+
+def test_a_short_set_keeps_its_satisfied_children_first_then_the_others_by_name() -> None:
+    """min_sub_group 2 over a (min 1: a0, a1; satisfied), b (min 2: b0) and c (min 2: c0): the
+    core is a (satisfied) and b (by name), each at its own minimum: a0 and b0. c goes whole
+    first, then a's surplus a1."""
+    v = Job(
+        "v",
+        "q",
+        preemptibility="semi-preemptible",
+        min_sub_group=2,
+        pod_sets=[
+            PodSet("a", 1, [Task("a0"), Task("a1")]),
+            PodSet("b", 2, [Task("b0")]),
+            PodSet("c", 2, [Task("c0")]),
+        ],
+    )
+    s = Session(QueueTree([Queue("q"), Queue("p")]), Config(), now=0)
+    assert ids(s.core_tasks(v)) == ["a0", "b0"]
+    assert ids(s.verdict("reclaim", Job("r", "p"), v).tasks) == ["c0", "a1"]
+
+
+def test_a_protected_short_semi_preemptible_victim_keeps_what_it_has() -> None:
+    """Protected, the elastic rule holds back the rest too: a job already short keeps what it
+    has, and the verdict and the validator agree."""
+    v = Job(
+        "v",
+        "q",
+        preemptibility="semi-preemptible",
+        min_sub_group=1,
+        start_time=0,
+        pod_sets=[PodSet("a", 2, [Task("a0")]), PodSet("b", 2, [Task("b0")])],
+    )
+    s = Session(QueueTree([Queue("q", reclaim_min_runtime="1h"), Queue("p")]), Config(), now=60)
+    verdict = s.verdict("reclaim", Job("r", "p"), v)
+    assert (str(verdict.reason), verdict.tasks) == ("deferred", ())
+    assert not s.validate("reclaim", Job("r", "p"), [(v, ["b0"])]).valid
