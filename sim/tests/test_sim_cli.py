@@ -21,20 +21,49 @@ import minruntime_sim.plots as plots_module
 from minruntime import MinRuntime, Queue, QueueTree
 from minruntime_sim import JobSpec, Workload
 from minruntime_sim.cli import main
-from minruntime_sim.sweep import TraceSource, format_table, run_sweep, settings_grid, to_csv
+from minruntime_sim.sweep import (
+    LEGEND,
+    WIDTH,
+    TraceSource,
+    format_table,
+    run_sweep,
+    settings_grid,
+    to_csv,
+)
 from minruntime_sim.synthetic import toy_workload
 from minruntime_sim.traces import write_csv
 
 HAND = attrs.evolve(toy_workload(), name="hand")
 
+METRIC_HEADINGS = [
+    "evictions",
+    "rcl/pre",
+    "jobs",
+    "lost",
+    "wait",
+    "p95",
+    "rcl",
+    "wait",
+    "JCT",
+    "util",
+]
+"""The text table's metric headings, split at spaces."""
+
 HAND_TABLE = """\
 hand: 3 jobs, 4 GPUs, 2 queues
 
-policy       order      reclaim  preempt  checkpoint  evictions  (reclaim/preempt)  evicted jobs  lost GPU-h  queueing mean  queueing p95  reclaim wait GPU-h  JCT mean   util
-min-runtime  reference  0s       0s       none                1                1/0             1         0.0            17s           50s                 0.0     1m42s  79.7%
-min-runtime  reference  1m       0s       none                1                1/0             1         0.0            32s           50s                 0.0     2m15s  75.6%
-min-runtime  reference  never    0s       none                0                0/0             0         0.0            30s         1m30s                 0.1     1m53s  83.3%
+Every run: policy min-runtime; preempt 0s; no checkpoints; victim order reference.
+
+reclaim  evictions  rcl/pre  jobs  lost  wait    p95  rcl wait    JCT   util
+0s               1      1/0     1   0.0   17s    50s       0.0  1m42s  79.7%
+1m               1      1/0     1   0.0   32s    50s       0.0  2m15s  75.6%
+never            0      0/0     0   0.0   30s  1m30s       0.1  1m53s  83.3%
+
+rcl: reclaim, pre: preempt; jobs: evicted; lost, rcl wait: GPU-h; wait, JCT: means; p95: of wait
 """
+"""What the single-run table of the hand workload says: the settings every run shares once,
+above the table; a column only for the reclaim min-runtime, the one setting that differs; short
+headings, read by the legend under the table."""
 
 HAND_CSV = """\
 policy,order,reclaim,preempt,checkpoint,grace,budget,evictions,reclaim_ev,preempt_ev,evicted_jobs,lost_gpu_h,queue_mean,queue_p95,reclaim_wait_gpu_h,jct_mean,util
@@ -197,16 +226,20 @@ def test_three_policies_run_side_by_side(tmp_path: Path) -> None:
 
     assert result.status == 0, result.err
     assert csv_path.read_text(encoding="utf-8") == POLICIES_CSV
-    header = result.out.splitlines()[2].split()
-    assert header[:8] == [
-        "policy",
-        "order",
-        "reclaim",
-        "preempt",
-        "checkpoint",
-        "grace",
-        "budget",
-        "evictions",
+    assert result.out.splitlines()[2:10] == [
+        "Every run: preempt 0s; checkpoints every 1m40s (free); victim order reference; "
+        "checkpoint-aware:",
+        "grace 30s, eviction budget off.",
+        "",
+        "reclaim  policy            evictions  rcl/pre  jobs  lost  wait  p95  rcl wait     JCT"
+        "   util",
+        "0s       none                      1      1/0     1   0.0   17s  50s       0.0  11m53s"
+        "  84.3%",
+        "1m       min-runtime               1      1/0     1   0.1   17s  50s       0.0  12m10s"
+        "  93.0%",
+        "1m       checkpoint-aware          1      1/0     1   0.0   20s  50s       0.0  11m43s"
+        "  89.1%",
+        "",
     ]
     runs = json.loads(json_path.read_text(encoding="utf-8"))["runs"]
     assert [
@@ -244,7 +277,10 @@ def test_the_eviction_budget_reaches_the_checkpoint_aware_runs_only(tmp_path: Pa
         (None, "never"),
         (2, "1h"),
     ]
-    assert result.out.splitlines()[4].split()[5:7] == ["10m", "2/1h"]
+    assert result.out.splitlines()[2:4] == [
+        "Every run: reclaim 0s; preempt 0s; checkpoints drawn per job; victim order reference;",
+        "checkpoint-aware: grace 10m, eviction budget 2/1h.",
+    ]
 
 
 def test_parallel_runs_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
@@ -451,17 +487,19 @@ def test_from_json_reads_a_file_of_single_runs(hand_trace: Path, tmp_path: Path)
     assert result.out.splitlines() == [
         f"hand, 4 GPUs, from {path}",
         "",
-        "| policy | order | reclaim | preempt | checkpoint | evictions | (reclaim/preempt) | "
-        "evicted jobs | lost GPU-h | queueing mean | queueing p95 | reclaim wait GPU-h | "
-        "JCT mean | util |",
-        "| :-- | :-- | :-- | :-- | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
-        "| min-runtime | reference | 0s | 0s | none | 1 | 1/0 | 1 | 0.0 | 17s | 50s | 0.0 | "
-        "1m42s | 79.7% |",
-        "| min-runtime | reference | 1m | 0s | none | 1 | 1/0 | 1 | 0.0 | 32s | 50s | 0.0 | "
-        "2m15s | 75.6% |",
-        "| min-runtime | reference | never | 0s | none | 0 | 0/0 | 0 | 0.0 | 30s | 1m30s | 0.1 | "
-        "1m53s | 83.3% |",
+        "Every run: policy min-runtime; preempt 0s; no checkpoints; victim order reference.",
+        "",
+        "| reclaim | evictions | (reclaim/preempt) | evicted jobs | lost GPU-h | queueing mean | "
+        "queueing p95 | reclaim wait GPU-h | JCT mean | util |",
+        "| :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
+        "| 0s | 1 | 1/0 | 1 | 0.0 | 17s | 50s | 0.0 | 1m42s | 79.7% |",
+        "| 1m | 1 | 1/0 | 1 | 0.0 | 32s | 50s | 0.0 | 2m15s | 75.6% |",
+        "| never | 0 | 0/0 | 0 | 0.0 | 30s | 1m30s | 0.1 | 1m53s | 83.3% |",
     ]
+    text = run(["--from-json", str(path)])
+    assert text.out == HAND_TABLE.replace(
+        "hand: 3 jobs, 4 GPUs, 2 queues", f"hand, 4 GPUs, from {path}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -572,7 +610,11 @@ def test_help_prints_usage_and_succeeds() -> None:
 
 
 def test_format_table_and_csv_of_no_runs_are_headers_only() -> None:
-    assert format_table([]).startswith("policy  order  reclaim  preempt  checkpoint  evictions")
+    assert format_table([]) == (
+        "reclaim  policy  evictions  rcl/pre  jobs  lost  wait  p95  rcl wait  JCT  util\n\n"
+        "rcl: reclaim, pre: preempt; jobs: evicted; lost, rcl wait: GPU-h; wait, JCT: means; "
+        "p95: of wait"
+    )
     assert to_csv([]).count("\n") == 1
 
 
@@ -587,22 +629,52 @@ def test_long_delays_read_as_days_and_hours(tmp_path: Path) -> None:
     result = run([str(path), "--gpus", "1", "--no-checkpoint-costs"])
 
     assert result.status == 0, result.err
-    assert result.out.splitlines()[-1].split() == [
-        "min-runtime",
-        "reference",
-        "0s",
-        "0s",
-        "none",
-        "0",
-        "0/0",
-        "0",
-        "0.0",
-        "1d03h",
-        "2d07h",
-        "0.0",
-        "3d11h",
-        "100.0%",
+    assert result.out.splitlines()[2:8] == [
+        "Every run: preempt 0s; no checkpoints; victim order reference.",
+        "",
+        "reclaim  policy       evictions  rcl/pre  jobs  lost   wait    p95  rcl wait    JCT    util",
+        "0s       min-runtime          0      0/0     0   0.0  1d03h  2d07h       0.0  3d11h  100.0%",
+        "",
+        "rcl: reclaim, pre: preempt; jobs: evicted; lost, rcl wait: GPU-h; wait, JCT: means; "
+        "p95: of wait",
     ]
+
+
+def test_a_single_run_report_fits_100_columns_and_says_shared_settings_once() -> None:
+    """Notes, the sentence of what every run shares, the table of two differing settings (the
+    widest policy among them) and the legend: no line is wider than WIDTH; what the runs share
+    is said once, above the table, not in its rows."""
+    result = run(
+        ["philly", "--limit", "200", "--reclaim-min-runtime", "0", "30m", "--policy", "none",
+         "min-runtime", "checkpoint-aware", "--rank-unsaved", "--job-request", "8"]
+    )  # fmt: skip
+
+    assert result.status == 0, result.err
+    lines = result.out.splitlines()
+    assert max(len(line) for line in lines) <= WIDTH
+    assert lines[:9] == [
+        "philly: 200 jobs, 2816 GPUs, 15 queues",
+        "  note: 82247 jobs from philly.csv; 11 virtual clusters, 352 nodes of 8 GPUs",
+        "  note: 4 virtual clusters not in philly-vc-nodes.csv (23dbec, 51b7ef, 795a4c, 925e2b; 18 "
+        "jobs)",
+        "    deserve 0 GPUs",
+        "",
+        "Every run: preempt 0s; checkpoints drawn per job; victim order reference; "
+        "checkpoint-aware: grace",
+        "10m, eviction budget off, victims by least unsaved work, each job requests a min-runtime "
+        "of 8",
+        "GPU-hours over its GPUs, at most 2h.",
+        "",
+    ]
+    assert lines[9].split() == ["reclaim", "policy", *METRIC_HEADINGS]
+    assert [line.split()[:2] for line in lines[10:15]] == [
+        ["0s", "none"],
+        ["0s", "min-runtime"],
+        ["0s", "checkpoint-aware"],
+        ["30m", "min-runtime"],
+        ["30m", "checkpoint-aware"],
+    ]
+    assert lines[15:] == ["", LEGEND]
 
 
 def test_the_load_knob_makes_jobs_arrive_faster(hand_trace: Path) -> None:

@@ -28,6 +28,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
@@ -48,6 +49,7 @@ from minruntime_sim.model import (
 )
 from minruntime_sim.plots import plot, plot_formats
 from minruntime_sim.sweep import (
+    WIDTH,
     RunSummary,
     TableFormat,
     TraceSource,
@@ -656,7 +658,15 @@ def main(
         f"{sum(1 for name in workload.tree if not workload.tree.children(name))} queues\n"
     )
     for note in workload.notes:
-        out.write(f"  note: {note}\n")
+        wrapped = textwrap.fill(
+            note,
+            WIDTH,
+            initial_indent="  note: ",
+            subsequent_indent="    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        out.write(f"{wrapped}\n")
     out.write("\n" + format_table(summaries, style=args.format) + "\n")
     if args.json is not None:
         args.json.write_text(to_json(workload, summaries), encoding="utf-8")

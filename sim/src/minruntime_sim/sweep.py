@@ -28,6 +28,7 @@ import io
 import itertools
 import json
 import multiprocessing
+import textwrap
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from typing import Final, NoReturn
@@ -49,6 +50,8 @@ from minruntime_sim.scheduler import simulate
 from minruntime_sim.traces import load_trace
 
 __all__ = [
+    "LEGEND",
+    "WIDTH",
     "RunSummary",
     "TableFormat",
     "TraceSource",
@@ -393,45 +396,83 @@ def render_table(
     )
 
 
+WIDTH: Final = 100
+"""The widest line of the text tables and reports: they fit a terminal of 100 columns."""
+
+_METRICS: Final[tuple[tuple[str, str, Callable[[Metrics], str]], ...]] = (
+    ("evictions", "evictions", lambda m: str(m.evictions)),
+    ("rcl/pre", "(reclaim/preempt)", lambda m: f"{m.reclaim_evictions}/{m.preempt_evictions}"),
+    ("jobs", "evicted jobs", lambda m: str(m.evicted_jobs)),
+    ("lost", "lost GPU-h", lambda m: f"{m.lost_gpu_hours:.1f}"),
+    ("wait", "queueing mean", lambda m: _duration(m.queueing.mean)),
+    ("p95", "queueing p95", lambda m: _duration(m.queueing.p95)),
+    ("rcl wait", "reclaim wait GPU-h", lambda m: f"{m.reclaim_waiting_gpu_hours:.1f}"),
+    ("JCT", "JCT mean", lambda m: _duration(m.completion.mean)),
+    ("util", "util", lambda m: f"{m.utilisation:.1%}"),
+)
+"""The metrics of :func:`format_table`: the text heading, the Markdown heading, the value."""
+
+LEGEND: Final = (
+    "rcl: reclaim, pre: preempt; jobs: evicted; lost, rcl wait: GPU-h; wait, JCT: means; "
+    "p95: of wait"
+)
+"""The legend under the text table of :func:`format_table`: what its short headings mean."""
+
+
 def format_table(summaries: Sequence[RunSummary], *, style: TableFormat = TableFormat.TEXT) -> str:
     """A comparison table, one line per run (delays as durations), as text or Markdown.
 
-    The grace and budget columns appear when some run is checkpoint-aware (blank for the others).
+    What every run shares is said once, in a sentence above the table; the table keeps the
+    parts of the settings that tell the runs apart (:func:`setting_columns`), then the metrics.
+    As text (the default) it fits :data:`WIDTH` columns for a few settings: the headings are
+    short and a legend under the table reads them. As Markdown, for a page, the headings are
+    whole and there is no legend.
+
+    >>> grid = settings_grid(reclaim=[MinRuntime(0), MinRuntime("1h")])
+    >>> runs = run_sweep(TraceSource("synthetic", limit=40), grid)
+    >>> print(format_table(runs))
+    Every run: policy min-runtime; preempt 0s; checkpoints drawn per job; victim order reference.
+    <BLANKLINE>
+    reclaim  evictions  rcl/pre  jobs  lost    wait     p95  rcl wait     JCT   util
+    0s              29    10/19    11   3.2  18m48s   1h00m       0.0  58m15s  70.2%
+    1h              24     3/21     8   1.8  12m40s  45m54s       1.0  50m01s  68.0%
+    <BLANKLINE>
+    rcl: reclaim, pre: preempt; jobs: evicted; lost, rcl wait: GPU-h; wait, JCT: means; p95: of wait
+    >>> print(format_table(runs, style=TableFormat.MARKDOWN))
+    Every run: policy min-runtime; preempt 0s; checkpoints drawn per job; victim order reference.
+    <BLANKLINE>
+    | reclaim | evictions | (reclaim/preempt) | evicted jobs | lost GPU-h | queueing mean | queueing p95 | reclaim wait GPU-h | JCT mean | util |
+    | :-- | --: | --: | --: | --: | --: | --: | --: | --: | --: |
+    | 0s | 29 | 10/19 | 11 | 3.2 | 18m48s | 1h00m | 0.0 | 58m15s | 70.2% |
+    | 1h | 24 | 3/21 | 8 | 1.8 | 12m40s | 45m54s | 1.0 | 50m01s | 68.0% |
+
+    In the text legend, ``wait`` is the jobs' mean time pending (before the first start and
+    after each eviction) and ``p95`` its 95th percentile; ``JCT`` the mean job completion time
+    (submission to finish); ``lost`` the GPU-hours of work evictions destroyed and ``rcl wait``
+    the GPU-hours queues waited for a reclaim; ``util`` the busy share of the GPUs.
     """
-    aware = any(summary.settings.checkpoint_aware for summary in summaries)
-    settings_columns: tuple[str, ...] = ("policy", "order", "reclaim", "preempt", "checkpoint")
-    if aware:
-        settings_columns += ("grace", "budget")
-    header: tuple[str, ...] = (
-        *settings_columns,
-        "evictions",
-        "(reclaim/preempt)",
-        "evicted jobs",
-        "lost GPU-h",
-        "queueing mean",
-        "queueing p95",
-        "reclaim wait GPU-h",
-        "JCT mean",
-        "util",
-    )
-    rows: list[tuple[str, ...]] = []
-    for summary in summaries:
-        row = _row(summary)
-        rows.append(
-            (
-                *(str(row[column]) for column in settings_columns),
-                str(row["evictions"]),
-                f"{row['reclaim_ev']}/{row['preempt_ev']}",
-                str(row["evicted_jobs"]),
-                f"{summary.metrics.lost_gpu_hours:.1f}",
-                _duration(summary.metrics.queueing.mean),
-                _duration(summary.metrics.queueing.p95),
-                f"{summary.metrics.reclaim_waiting_gpu_hours:.1f}",
-                _duration(summary.metrics.completion.mean),
-                f"{summary.metrics.utilisation:.1%}",
-            )
+    settings = [summary.settings for summary in summaries]
+    columns = setting_columns(settings)
+    text = style is TableFormat.TEXT
+    header = [
+        *(heading for heading, _ in columns),
+        *(short if text else whole for short, whole, _ in _METRICS),
+    ]
+    rows = [
+        (
+            *(values[i] for _, values in columns),
+            *(value(summary.metrics) for _, _, value in _METRICS),
         )
-    return render_table(header, rows, style=style, right=len(settings_columns))
+        for i, summary in enumerate(summaries)
+    ]
+    out = [render_table(header, rows, style=style, right=len(columns))]
+    shared = _shared(settings, {heading for heading, _ in columns})
+    if shared:
+        lead = f"Every run: {shared}."
+        out[:0] = [textwrap.fill(lead, WIDTH, break_on_hyphens=False) if text else lead, ""]
+    if text:
+        out += ["", LEGEND]
+    return "\n".join(out)
 
 
 _PARTS: Final[tuple[tuple[str, Callable[[Settings], str]], ...]] = (
@@ -526,6 +567,24 @@ def common_settings(settings: Sequence[Settings]) -> str:
             said += f", each job requests {_request_words(request)}"
         parts.append(said)
     return "; ".join(parts)
+
+
+def _shared(settings: Sequence[Settings], shown: set[str]) -> str:
+    """What every one of ``settings`` shares, for the sentence above :func:`format_table`: the
+    policy and the reclaim and preempt min-runtimes unless ``shown`` as columns, then
+    :func:`common_settings`.
+
+    >>> _shared(settings_grid(reclaim=[MinRuntime(0), MinRuntime("30m")]), {"reclaim"})
+    'policy min-runtime; preempt 0s; checkpoints drawn per job; victim order reference'
+    """
+    parts = dict(_PARTS)
+    said = []
+    for heading in ("policy", "reclaim", "preempt"):
+        values = {parts[heading](setting) for setting in settings}
+        if heading not in shown and len(values) == 1:
+            said.append(f"{heading} {values.pop()}")
+    common = common_settings(settings)
+    return "; ".join([*said, common] if common else said)
 
 
 def _request_words(request: str) -> str:

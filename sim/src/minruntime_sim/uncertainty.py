@@ -42,6 +42,7 @@ from minruntime_sim.errors import InvalidResults, InvalidSetting
 from minruntime_sim.metrics import Metrics
 from minruntime_sim.model import Settings
 from minruntime_sim.sweep import (
+    WIDTH,
     RunSummary,
     TableFormat,
     TraceSource,
@@ -341,9 +342,6 @@ REPORTED: Final = (
 """The metrics the interval table and the figure show, with their headings."""
 
 
-WIDTH: Final = 100
-"""The widest line of the text report: it fits a terminal of 100 columns."""
-
 _SENTENCES: Final = {
     "lost_gpu_hours": ("lost less work than", "lost more work than", "GPU-hours"),
     "evictions": ("evicted less often than", "evicted more often than", "evictions"),
@@ -492,9 +490,9 @@ def format_intervals(
 
     The settings are named by the parts that tell them apart
     (:func:`~minruntime_sim.sweep.setting_columns`, one column each). As text (the default)
-    the sentences are wrapped at :data:`WIDTH` columns and the figures are whole numbers from
-    10 on (:attr:`Interval.brief`), so that a table of a few settings fits too; as Markdown
-    the tables are pipe tables, for a page, with a decimal place.
+    the sentences are wrapped at :data:`~minruntime_sim.sweep.WIDTH` columns and the figures
+    are whole numbers from 10 on (:attr:`Interval.brief`), so that a table of a few settings
+    fits too; as Markdown the tables are pipe tables, for a page, with a decimal place.
 
     >>> from minruntime import MinRuntime
     >>> from minruntime_sim.sweep import settings_grid
