@@ -58,16 +58,23 @@ HERE = Path(__file__).resolve().parent
 VALUES = [None, None, "0s", "5m", "10m", "30m", "1h", "2h", "-1"]
 
 
-def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> dict[str, Any]:
+def make_cluster(
+    queues: int, pod_groups: int, pods: int, *, seed: int = 19, lean: bool = False
+) -> dict[str, Any]:
     """A ``List`` as ``kubectl get queues,podgroups,pods,priorityclasses,configmaps -o json``
-    prints it: ``queues`` queues in two levels, ``pod_groups`` groups of ``pods`` pods."""
+    prints it: ``queues`` queues in two levels, ``pod_groups`` groups of ``pods`` pods.
+
+    ``lean``: only the fields the reader reads (the operators page names them): no uid,
+    resource version, labels but the sub-group's, owner references, creation time or queue
+    resources; the same jobs, queues and pods otherwise (the same seed draws the same values).
+    """
     rng = random.Random(seed)
     items: list[dict[str, Any]] = []
     tops = max(1, queues // 20)
     leaves: list[str] = []
     for q in range(queues):
         name, parent = (f"dept-{q}", None) if q < tops else (f"team-{q}", f"dept-{q % tops}")
-        spec: dict[str, Any] = {"resources": {"gpu": {"quota": 8, "limit": -1}}}
+        spec: dict[str, Any] = {} if lean else {"resources": {"gpu": {"quota": 8, "limit": -1}}}
         if parent is not None:
             spec["parentQueue"] = parent
             leaves.append(name)
@@ -75,11 +82,14 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
             value = rng.choice(VALUES)
             if value is not None:
                 spec[key] = value
+        metadata: dict[str, Any] = {"name": name}
+        if not lean:
+            metadata.update(uid=f"q-{q}", resourceVersion=str(1000 + q))
         items.append(
             {
                 "apiVersion": "scheduling.run.ai/v2",
                 "kind": "Queue",
-                "metadata": {"name": name, "uid": f"q-{q}", "resourceVersion": str(1000 + q)},
+                "metadata": metadata,
                 "spec": spec,
             }
         )
@@ -120,38 +130,42 @@ def make_cluster(queues: int, pod_groups: int, pods: int, *, seed: int = 19) -> 
                 {"name": "leader", "minMember": 1},
                 {"name": "workers", "minMember": size - 1},
             ]
-        items.append(
-            {
-                "apiVersion": "scheduling.run.ai/v2alpha2",
-                "kind": "PodGroup",
-                "metadata": {
-                    "name": name,
-                    "namespace": namespace,
-                    "uid": f"pg-{g}",
-                    "creationTimestamp": stamp(created),
-                    "labels": {"app": name},
-                    "annotations": annotations,
-                    "ownerReferences": owner,
-                },
-                "spec": group_spec,
-                "status": {"phase": "Running" if running else "Pending"},
-            }
-        )
+        group_metadata: dict[str, Any] = {"name": name, "namespace": namespace}
+        if not lean:
+            group_metadata.update(
+                uid=f"pg-{g}",
+                creationTimestamp=stamp(created),
+                labels={"app": name},
+            )
+        if annotations or not lean:
+            group_metadata["annotations"] = annotations
+        if not lean:
+            group_metadata["ownerReferences"] = owner
+        group: dict[str, Any] = {
+            "apiVersion": "scheduling.run.ai/v2alpha2",
+            "kind": "PodGroup",
+            "metadata": group_metadata,
+            "spec": group_spec,
+        }
+        if not lean:
+            group["status"] = {"phase": "Running" if running else "Pending"}
+        items.append(group)
         for p in range(size):
-            labels = {"app": name}
+            labels = {} if lean else {"app": name}
             if split:
                 labels["kai.scheduler/subgroup-name"] = "leader" if p == 0 else "workers"
+            pod_metadata: dict[str, Any] = {"name": f"{name}-{p}", "namespace": namespace}
+            if not lean:
+                pod_metadata["creationTimestamp"] = stamp(created)
+            if labels:
+                pod_metadata["labels"] = labels
+            pod_metadata["annotations"] = {"pod-group-name": name}
+            if not lean:
+                pod_metadata["ownerReferences"] = owner
             pod: dict[str, Any] = {
                 "apiVersion": "v1",
                 "kind": "Pod",
-                "metadata": {
-                    "name": f"{name}-{p}",
-                    "namespace": namespace,
-                    "creationTimestamp": stamp(created),
-                    "labels": labels,
-                    "annotations": {"pod-group-name": name},
-                    "ownerReferences": owner,
-                },
+                "metadata": pod_metadata,
                 "spec": {
                     "containers": [{"resources": {"limits": {"nvidia.com/gpu": "1"}}}],
                 },
@@ -250,18 +264,23 @@ def _stages(path: str, *extra: str) -> dict[str, float]:
     return spent
 
 
-def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str, Any]:
-    """Generate the cluster at ``scale`` and measure; returns the figures (and writes them)."""
+def run(
+    scale: float = 1.0, *, repeat: int = 2, write: bool = True, lean: bool = False
+) -> dict[str, Any]:
+    """Generate the cluster at ``scale`` (``lean``: :func:`make_cluster`'s lean objects) and
+    measure; returns the figures (and writes them, the lean cluster's beside the others as
+    ``reader_scale-lean.json`` and ``.md``)."""
     counts = {
         "queues": max(2, round(200 * scale)),
         "podGroups": max(1, round(20_000 * scale)),
         "pods": max(1, round(160_000 * scale)),
     }
-    cluster = make_cluster(counts["queues"], counts["podGroups"], counts["pods"])
+    cluster = make_cluster(counts["queues"], counts["podGroups"], counts["pods"], lean=lean)
     pending = next(
         f"{o['metadata']['namespace']}/{o['metadata']['name']}"
         for o in cluster["items"]
-        if o["kind"] == "PodGroup" and o["status"]["phase"] == "Pending"
+        if o["kind"] == "PodGroup"
+        and "kai.scheduler/last-start-timestamp" not in o["metadata"].get("annotations", {})
     )
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "cluster.json")
@@ -310,6 +329,7 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
     floor_s, floor_m = seconds["floor"], peaks["floor"]
     results = {
         "scale": scale,
+        "lean": lean,
         "counts": counts,
         "file_bytes": size,
         "read": read,
@@ -336,8 +356,9 @@ def run(scale: float = 1.0, *, repeat: int = 2, write: bool = True) -> dict[str,
     table = _table(results)
     print(table)
     if write:
-        (HERE / "reader_scale.json").write_text(json.dumps(results, indent=2) + "\n")
-        (HERE / "reader_scale.md").write_text(table + "\n")
+        stem = "reader_scale-lean" if lean else "reader_scale"
+        (HERE / f"{stem}.json").write_text(json.dumps(results, indent=2) + "\n")
+        (HERE / f"{stem}.md").write_text(table + "\n")
     return results
 
 
@@ -361,11 +382,12 @@ def _table(results: dict[str, Any]) -> str:
     loads = results["machine"]["load_average"]
     load = ", ".join(f"{value:.1f}" for value in loads) if loads else "unknown"
     lines = [
-        f"Reading a cluster at scale: {counts['queues']:,} queues, {counts['podGroups']:,} pod "
+        f"Reading a{' lean' if results.get('lean') else ''} cluster at scale: "
+        f"{counts['queues']:,} queues, {counts['podGroups']:,} pod "
         f"groups, {counts['pods']:,} pods ({results['file_bytes'] / 1e6:.1f} MB).",
         "",
         f"`python benchmarks/reader_scale.py --scale {results['scale']} --repeat "
-        f"{results['repeat']}`; best of {results['repeat']}; Python "
+        f"{results['repeat']}{' --lean' if results.get('lean') else ''}`; best of {results['repeat']}; Python "
         f"{results['machine']['python']}, {results['machine']['cpus']} CPUs, load average "
         f"{load} at the start.",
         "",
@@ -401,8 +423,11 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full cluster")
     parser.add_argument("--repeat", type=int, default=2, help="runs per timing (the best counts)")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--lean", action="store_true", help="objects with only the fields the reader reads"
+    )
     options = parser.parse_args()
-    run(options.scale, repeat=options.repeat, write=not options.no_write)
+    run(options.scale, repeat=options.repeat, write=not options.no_write, lean=options.lean)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,30 @@ def test_the_generated_cluster_has_the_counts_and_kinds_asked_for() -> None:
     ]
 
 
+def test_the_lean_cluster_holds_only_the_fields_the_reader_reads() -> None:
+    cluster = load_benchmark().make_cluster(40, 30, 250, lean=True)
+    pods = [item for item in cluster["items"] if item["kind"] == "Pod"]
+    assert len(pods) == 250
+    assert {tuple(sorted(pod["metadata"])) for pod in pods} <= {
+        ("annotations", "name", "namespace"),
+        ("annotations", "labels", "name", "namespace"),  # a sub-group's label
+    }
+    assert {tuple(sorted(pod)) for pod in pods} == {
+        ("apiVersion", "kind", "metadata", "spec", "status")
+    }
+    groups = [item for item in cluster["items"] if item["kind"] == "PodGroup"]
+    assert {tuple(sorted(group)) for group in groups} == {
+        ("apiVersion", "kind", "metadata", "spec")
+    }
+    queue = next(item for item in cluster["items"] if item["kind"] == "Queue")
+    assert sorted(queue["metadata"]) == ["name"]
+
+
+def test_the_benchmark_runs_on_the_lean_cluster_at_a_small_scale() -> None:
+    results = load_benchmark().run(0.005, repeat=1, write=False, lean=True)
+    assert (results["lean"], results["read"]["jobs"], results["read"]["tasks"]) == (True, 100, 800)
+
+
 def test_the_benchmark_runs_every_case_at_a_small_scale(capsys: pytest.CaptureFixture[str]) -> None:
     results = load_benchmark().run(0.005, repeat=1, write=False)
     assert results["counts"] == {"queues": 2, "podGroups": 100, "pods": 800}
