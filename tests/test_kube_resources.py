@@ -25,6 +25,7 @@ from minruntime.kube._resources import (
     fast_resources,
     pod_resources,
 )
+from minruntime.resources import PODS
 
 GI = 2.0**30
 EXPECTED = "expected a Kubernetes quantity >= 0, e.g. '2', '500m' or '16Gi'"
@@ -35,7 +36,9 @@ def held(obj: dict[str, Any], devices: DeviceMemory = NO_DEVICE_MEMORY) -> Any:
     problems: list[Any] = []
     record = read_pod(obj, {}, False, problems, amounts={}, devices=devices)
     assert record is not None
-    return dict(record.resources), [p.message for p in (*problems, *record.problems)]
+    assert record.resources[PODS] == 1  # every task is one pod
+    amounts = {name: amount for name, amount in record.resources.items() if name != PODS}
+    return amounts, [p.message for p in (*problems, *record.problems)]
 
 
 @pytest.mark.parametrize(
@@ -305,7 +308,7 @@ def test_the_fast_path_and_the_careful_path_agree_on_a_well_formed_pod(
     """For a well-formed pod, the fast path's amounts are the careful path's."""
     spec = containers(*main, init=init)
     careful = pod_resources(pod(spec=spec), {}, NO_DEVICE_MEMORY, False, [])
-    assert fast_resources(spec, {}) == pytest.approx(careful)
+    assert dict(fast_resources(spec, {}, {})) == pytest.approx({**careful, PODS: 1})
 
 
 def test_quantities_in_every_suffix() -> None:

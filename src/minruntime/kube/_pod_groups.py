@@ -425,7 +425,7 @@ def read_job(
             )
             left_out.append(pod.name)
             continue
-        pod_set.append(Task(pod.name, pod.status, resources=pod.resources or None))
+        pod_set.append(Task(pod.name, pod.status, resources=pod.resources))
         kept.append(pod)
     if left_out:
         shown_pods = ", ".join(left_out[:5]) + (

@@ -25,9 +25,11 @@ from minruntime.kube._resources import (
     DeviceMemory,
     Irregular,
     fast_resources,
+    held_resources,
     pod_resources,
 )
 from minruntime.preemptibility import Owner
+from minruntime.resources import ONE_POD, Resources
 from minruntime.starttime import parse_rfc3339
 
 __all__ = [
@@ -65,8 +67,9 @@ class PodRecord(NamedTuple):
     group: str
     sub_group: str | None
     status: TaskStatus
-    resources: Mapping[str, float]
-    """What it holds (``docs/spec/kubernetes.md``, "Resources"): GPUs, CPU, memory."""
+    resources: Resources
+    """What its task holds (``docs/spec/kubernetes.md``, "Resources"): GPUs, CPU and memory
+    where it holds any, and one pod."""
     labels: Mapping[str, str]
     annotations: Mapping[str, str]
     obj: Object
@@ -140,13 +143,15 @@ def read_pod(
     problems: list[Problem],
     *,
     amounts: dict[object, float] | None = None,
+    held: dict[tuple[float, float, float], Resources] | None = None,
     devices: DeviceMemory = NO_DEVICE_MEMORY,
 ) -> PodRecord | None:
     """A pod that names a pod group, read once; ``None`` for a pod that names none (not a
     member of any job: ignored in silence) or that cannot be read (left out, with a problem).
 
     ``times`` and ``amounts`` cache the creation times and quantities of one read (their texts
-    repeat); ``devices``, the nodes' GPU memory, counts a ``gpu-memory`` share.
+    repeat), ``held`` what its pods hold (:func:`held_resources`); ``devices``, the nodes' GPU
+    memory, counts a ``gpu-memory`` share.
     """
     try:  # the fast path: a well-formed pod, read by direct look-ups
         # an absent field is its default; any other value of the wrong type, or empty where
@@ -199,7 +204,11 @@ def read_pod(
         state = _status(phase, node, deleting, bool(gates) and type(gates) is list)
         if state is None or (gates is not None and type(gates) is not list):
             raise Irregular
-        held = fast_resources(spec, {} if amounts is None else amounts) if spec else _NOTHING
+        holds = (
+            fast_resources(spec, {} if amounts is None else amounts, {} if held is None else held)
+            if spec
+            else ONE_POD
+        )
         created = metadata.get("creationTimestamp")
         ns = times.get(created, _UNSEEN) if type(created) is str else None
         if ns is _UNSEEN:
@@ -214,7 +223,7 @@ def read_pod(
                 group,
                 sub_group,
                 state,
-                held,
+                holds,
                 labels,
                 annotations,
                 pod,
@@ -236,8 +245,6 @@ POD_ORDER: Final = operator.attrgetter("timeless", "created", "name")
 by name."""
 _UNSEEN: Any = object()
 """Not yet in the creation-time cache."""
-_NOTHING: Final[Mapping[str, float]] = {}
-"""What a pod without containers holds (a task then holds one pod)."""
 
 
 def _read_pod_carefully(
@@ -259,7 +266,7 @@ def _read_pod_carefully(
         problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, str(error), "left out"))
         return None
     labels = string_entries(pod, "metadata.labels", problems)
-    held = pod_resources(pod, annotations, devices, strict, problems)
+    holds = held_resources(pod_resources(pod, annotations, devices, strict, problems), {})
     metadata = pod.get("metadata")
     created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
     ns = creation_ns(created, times)
@@ -271,7 +278,7 @@ def _read_pod_carefully(
         group,
         labels.get(SUBGROUP_LABEL) or None,
         status,
-        held,
+        holds,
         labels,
         annotations,
         pod,
@@ -307,6 +314,7 @@ class Members:
         self._pods, self._marks, self._times, self._strict = pods, marks, times, strict
         self._devices = devices
         self._amounts: dict[object, float] = {}  # the quantities of this read, each read once
+        self._held: dict[tuple[float, float, float], Resources] = {}  # each holding made once
         self._late: list[tuple[int, int, list[Problem]]] = []  # (mark, pod, its problems)
         self._early: dict[int, PodRecord] = {}  # the few pods read before their job is
         self._by_group: dict[tuple[str, str], list[int]] = {key: [] for key in groups}
@@ -371,6 +379,7 @@ class Members:
             self._strict,
             own,
             amounts=self._amounts,
+            held=self._held,
             devices=self._devices,
         )
         if own:

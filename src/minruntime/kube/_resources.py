@@ -33,7 +33,7 @@ from minruntime.errors import InvalidObject
 from minruntime.kube._fields import Object, object_name
 from minruntime.kube._problems import Problem, ProblemKind, _problem
 from minruntime.kube._quantities import quantity
-from minruntime.resources import CPU, GPU, MEMORY
+from minruntime.resources import CPU, GPU, MEMORY, Resources, task_resources
 
 __all__ = [
     "CPU",
@@ -47,6 +47,7 @@ __all__ = [
     "DeviceMemory",
     "Irregular",
     "fast_resources",
+    "held_resources",
     "pod_resources",
 ]
 
@@ -125,9 +126,14 @@ def _container(container: Any, amounts: dict[object, float]) -> tuple[float, flo
     return gpus, cpu, memory
 
 
-def fast_resources(spec: Any, amounts: dict[object, float]) -> dict[str, float]:
-    """What a well-formed pod's containers hold (``spec`` a dict), each quantity's text read
-    once through ``amounts``.
+def fast_resources(
+    spec: Any,
+    amounts: dict[object, float],
+    held: dict[tuple[float, float, float], Resources],
+) -> Resources:
+    """What the task of a well-formed pod holds (``spec`` a dict): its containers' GPUs, CPU
+    and memory, and one pod; each quantity's text read once through ``amounts``, each holding
+    made once through ``held`` (:func:`held_resources`).
 
     Raises:
         Irregular: (or a ``TypeError``, ``AttributeError``) for anything else.
@@ -163,14 +169,24 @@ def fast_resources(spec: Any, amounts: dict[object, float]) -> dict[str, float]:
             gpus, cpu, memory = max(gpus, g), max(cpu, c), max(memory, m)
     if gpus > MAX_GPUS:
         raise Irregular
-    held: dict[str, float] = {}
-    if gpus:
-        held[GPU] = gpus
-    if cpu:
-        held[CPU] = cpu
-    if memory:
-        held[MEMORY] = memory
-    return held
+    found = held.get((gpus, cpu, memory))
+    if found is None:
+        found = held_resources({GPU: gpus, CPU: cpu, MEMORY: memory}, held)
+    return found
+
+
+def held_resources(
+    amounts: Mapping[str, float], held: dict[tuple[float, float, float], Resources]
+) -> Resources:
+    """What a task of a pod holding ``amounts`` (GPUs, CPU, memory; any other is not read)
+    holds: those that are not 0, and one pod. One value per read for each different holding
+    (``held``): a snapshot's pods hold a few different ones, by the hundred thousand."""
+    key = (amounts.get(GPU, 0.0), amounts.get(CPU, 0.0), amounts.get(MEMORY, 0.0))
+    found = held.get(key)
+    if found is None:
+        said = {name: amount for name, amount in zip(_KINDS, key, strict=True) if amount}
+        found = held[key] = task_resources(said, "pod resources")
+    return found
 
 
 def pod_resources(
