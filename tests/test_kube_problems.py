@@ -392,6 +392,33 @@ def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, 
         assert (record, problems) == (careful._replace(problems=tuple(own)), [])
 
 
+def test_problems_follow_the_input_when_a_conflicting_pair_is_left_out() -> None:
+    # the two PriorityClasses named x are both left out: a pod's problems still go where the
+    # pod was met among the objects that are read
+    snapshot = read_snapshot(
+        [
+            {"kind": "PriorityClass", "metadata": {"name": "x"}, "value": 1},
+            pod("early-bad", group="train", phase="Exploding"),
+            {"kind": "PriorityClass", "metadata": {"name": "x"}, "value": 2},
+            pod("mid-bad", group="train", phase="Exploding"),
+            queue_object("team", preemptMinRuntme="5m"),
+            pod("late-bad", group="train", phase="Exploding"),
+            pod_group("train"),
+        ]
+    )
+    phase = "unknown phase 'Exploding' (expected Pending, Running, Succeeded, Failed or Unknown)"
+    assert [problem.message for problem in snapshot.problems] == [
+        "PriorityClass/x: the snapshot holds two different objects of this name (a snapshot "
+        "must hold one version of each object); both left out",
+        f"Pod/ml/early-bad status.phase: {phase}; left out",
+        f"Pod/ml/mid-bad status.phase: {phase}; left out",
+        "Queue/team spec.preemptMinRuntme: unknown field (did you mean "
+        "spec.preemptMinRuntime?); ignored",
+        f"Pod/ml/late-bad status.phase: {phase}; left out",
+        "no scheduler config or SchedulingShard in the snapshot; using the defaults",
+    ]
+
+
 def test_problems_follow_the_input_though_pods_are_read_with_their_jobs() -> None:
     # the reader reads a pod when it reads the pod's job (Members); what reading a pod adds to
     # the snapshot's problems still goes where the pod was met, among the other objects'

@@ -8,16 +8,19 @@ hand-written file lacks, is read or ignored with a problem saying which.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final, NamedTuple
 
 from minruntime._text import shown
 from minruntime.config import find_scheduler_config
 from minruntime.errors import InvalidObject
 from minruntime.kube._fields import Object, object_name
+from minruntime.kube._loading import flatten
+from minruntime.kube._pods import POD_GROUP_ANNOTATION
 from minruntime.kube._problems import Problem, ProblemKind, _problem
 
-__all__ = ["READ_KINDS", "admitted", "is_read"]
+__all__ = ["READ_KINDS", "Admitted", "admitted", "is_read"]
 
 _GROUP: Final = "scheduling.run.ai"
 _VERSIONS: Final = {"Queue": "v2", "PodGroup": "v2alpha2"}
@@ -115,56 +118,110 @@ def is_read(obj: Object, problems: list[Problem]) -> bool:
     return False
 
 
-def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]:
-    """The objects the snapshot reader looks at, in order, each once: those :func:`is_read`
-    admits, with exact duplicates dropped (with a problem); two different objects of one kind
-    and name are both left out (no rule can tell which is right), except Queues: the queue
-    tree reports them, with every other problem of the tree. The problems of duplicates come
-    after those of kinds and versions.
+class Admitted(NamedTuple):
+    """The objects the snapshot reader looks at (:func:`admitted`), the pods apart: they come
+    by the hundred thousand, and the reader reads each with its pod group."""
+
+    objects: list[Object]
+    """The objects that are not pods, in order."""
+    pods: list[Object]
+    """The pods, in order."""
+    groups: list[tuple[str, str] | None]
+    """For each pod, (namespace, pod group) where its metadata names its pod group plainly
+    (the key :func:`~minruntime.kube._pods.read_pod` reads), else ``None``: the pod is then read
+    to tell what it is a member of."""
+    after: list[int]
+    """For each pod, how many of :attr:`objects` come before it in the input."""
+
+
+def admitted(objects: Iterable[Any], problems: list[Problem]) -> Admitted:
+    """The objects the snapshot reader looks at, in order, each once (``List`` objects and
+    arrays flattened): those :func:`is_read` admits, with exact duplicates dropped (with a
+    problem); two different objects of one kind and name are both left out (no rule can tell
+    which is right), except Queues: the queue tree reports them, with every other problem of
+    the tree. The problems of duplicates come after those of kinds and versions.
 
     Raises:
         InvalidObject: when no object is of a kind the library reads.
     """
     seen: dict[tuple[str, str, str], Object] = {}
     kept: list[Object] = []
+    pods: list[Object] = []
+    groups: list[tuple[str, str] | None] = []
+    after: list[int] = []
     conflicts: dict[tuple[str, str, str], Object] = {}
     repeated: dict[str, tuple[Object, int]] = {}
     ours = False
-    for obj in objects:
-        kind = obj.get("kind")
-        if kind != "Pod":  # pods come by the hundred thousand: a kind is_read always admits
-            if isinstance(kind, str) and kind.lower() in _KINDS:  # a miscased kind too
-                ours = True
-            if not is_read(obj, problems):
-                continue
-            if not kind:
-                ours = True  # a bare scheduler config
-            if kind not in _DEDUPLICATED_KINDS:
-                kept.append(obj)
-                continue
-        else:
-            ours = True
-        metadata = obj.get("metadata")
-        if type(metadata) is not dict:
-            kept.append(obj)
-            continue
+
+    def first_of(obj: Object, kind: str, metadata: Any) -> bool:
+        """Whether ``obj`` is the first of its kind and name (a repeat is noted)."""
         name = metadata.get("name")
         if type(name) is not str:
-            kept.append(obj)
-            continue
+            return True
         namespace = metadata.get("namespace") if kind in ("PodGroup", "Pod") else ""
         key = (kind, namespace if type(namespace) is str else "", name)
         first = seen.get(key)
         if first is None:
             seen[key] = obj
-            kept.append(obj)
-        elif first == obj:
+            return True
+        if first == obj:
             _, count = repeated.get(object_name(obj), (obj, 1))
             repeated[object_name(obj)] = (obj, count + 1)
         elif kind == "Queue":
-            kept.append(obj)
+            return True
         else:
             conflicts[key] = obj
+        return False
+
+    def pod(obj: Object) -> None:
+        metadata = obj.get("metadata")
+        group = None
+        if type(metadata) is dict:
+            if not first_of(obj, "Pod", metadata):
+                return
+            annotations = metadata.get("annotations")
+            name = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
+            namespace = metadata.get("namespace", "")
+            if type(name) is str and name and type(namespace) is str:
+                group = (namespace, name)
+        pods.append(obj)
+        groups.append(group)
+        after.append(len(kept))
+
+    def other(obj: Object) -> None:
+        nonlocal ours
+        kind = obj.get("kind")
+        if kind == "Pod":
+            ours = True
+            pod(obj)
+            return
+        if isinstance(kind, str) and kind.lower() in _KINDS:  # a miscased kind too
+            ours = True
+        if not is_read(obj, problems):
+            return
+        if not kind:
+            ours = True  # a bare scheduler config
+        metadata = obj.get("metadata")
+        if (
+            kind in _DEDUPLICATED_KINDS
+            and type(metadata) is dict
+            and not first_of(obj, kind, metadata)
+        ):
+            return
+        kept.append(obj)
+
+    for item in objects:
+        if type(item) is dict:
+            kind = item.get("kind")
+            if kind == "Pod":  # the common case, by the hundred thousand
+                ours = True
+                pod(item)
+                continue
+            if not (type(kind) is str and kind[-4:].lower() == "list" and "items" in item):
+                other(item)
+                continue
+        for obj in flatten(item, "snapshot", problems):
+            other(obj)
     if not ours:
         raise InvalidObject(
             "the snapshot holds no object of a kind the library reads (Queue, PodGroup, Pod, "
@@ -173,7 +230,13 @@ def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]
         )
     if conflicts:
         dropped = {id(seen[key]) for key in conflicts}
+        # how many of the objects kept come before each one, once the dropped ones are out
+        before = list(itertools.accumulate((id(obj) not in dropped for obj in kept), initial=0))
         kept = [obj for obj in kept if id(obj) not in dropped]
+        chosen = [i for i, obj in enumerate(pods) if id(obj) not in dropped]
+        pods = [pods[i] for i in chosen]
+        groups = [groups[i] for i in chosen]
+        after = [before[after[i]] for i in chosen]
         problems.extend(
             _problem(
                 ProblemKind.LEFT_OUT,
@@ -195,4 +258,4 @@ def admitted(objects: Iterable[Object], problems: list[Problem]) -> list[Object]
         )
         for name, (obj, count) in repeated.items()
     )
-    return kept
+    return Admitted(kept, pods, groups, after)

@@ -296,6 +296,8 @@ class Members:
     Args:
         groups: the key (namespace, name) of each pod group of the snapshot.
         pods: the snapshot's pods, in the order of the input.
+        keys: for each pod, (namespace, pod group) where its metadata names them plainly, else
+            ``None`` (:attr:`~minruntime.kube._objects.Admitted.groups`).
         marks: for each pod, how many problems the snapshot had when the pod was met.
         times: the creation-time cache of this read.
         strict: an unreadable amount is an error (the reader's ``strict_times``).
@@ -306,6 +308,7 @@ class Members:
         self,
         groups: Iterable[tuple[str, str]],
         pods: Sequence[Object],
+        keys: Sequence[tuple[str, str] | None],
         marks: Sequence[int],
         times: dict[object, int | None],
         strict: bool,
@@ -321,17 +324,7 @@ class Members:
         self.strays: list[PodRecord] = []
         """The pods that name a pod group the snapshot does not hold, in input order."""
         by_group = self._by_group
-        for i, pod in enumerate(pods):
-            # (namespace, pod group) of a pod whose metadata names its pod group plainly (the
-            # key read_pod reads), looked up here without a call: pods are many
-            key = None
-            metadata = pod.get("metadata")
-            if type(metadata) is dict:
-                annotations = metadata.get("annotations")
-                group = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
-                namespace = metadata.get("namespace", "")
-                if type(group) is str and group and type(namespace) is str:
-                    key = (namespace, group)
+        for i, key in enumerate(keys):
             if key is None:  # not a plain member: read now, to tell what it is a member of
                 record = self._record(i)
                 if record is None:

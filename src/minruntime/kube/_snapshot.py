@@ -17,7 +17,6 @@ from minruntime.decisions import Action
 from minruntime.errors import InvalidConfiguration, InvalidObject, InvalidQueueTree, UnknownJob
 from minruntime.kube._backoff import SearchBackoff, read_search_backoff
 from minruntime.kube._fields import Object, get, object_name
-from minruntime.kube._loading import flatten
 from minruntime.kube._objects import admitted
 from minruntime.kube._pod_groups import JobReading, SnapshotJob, read_job
 from minruntime.kube._pods import Members
@@ -259,11 +258,10 @@ def read_snapshot(
     ('team', 50, 'preemptible')
     """
     problems: list[Problem] = []
-    flat = admitted(_objects(objects, problems), problems)
+    kept = admitted(objects, problems)
     queues: list[Queue] = []
     groups: list[Object] = []
-    pods: list[Object] = []  # read once their pod groups are known (Members)
-    marks: list[int] = []  # for each pod, how many problems the snapshot had when it was met
+    starts: list[int] = []  # for each object but pods, how many problems came before it
     times: dict[object, int | None] = {}
     classes: dict[str, int] = {}
     global_default: int | None = None
@@ -274,12 +272,9 @@ def read_snapshot(
     device_memory: dict[str, float] = {}  # MiB of each node's GPUs
     queue_problems: list[str] = []
     unreadable_configs: list[str] = []
-    for obj in flat:
+    for obj in kept.objects:
+        starts.append(len(problems))
         kind = obj.get("kind")
-        if kind == "Pod":
-            pods.append(obj)
-            marks.append(len(problems))
-            continue
         metadata = obj.get("metadata")
         uid = metadata.get("uid") if isinstance(metadata, Mapping) else None
         if isinstance(uid, str):
@@ -322,6 +317,7 @@ def read_snapshot(
             shards.append(obj)
         elif kind == "Node":
             _device_memory(obj, device_memory, problems)
+    starts.append(len(problems))  # for the pods after the last of them
     config = _read_config(documents, shards, lenient_config)
     search_backoff = _search_backoff(documents, shards, problems)
     if unreadable_configs and not documents and not shards:
@@ -346,8 +342,9 @@ def read_snapshot(
     keyed = [(_group_order(group), group) for group in groups]  # each group's key, once
     members = Members(
         [key for key, _ in keyed],
-        pods,
-        marks,
+        kept.pods,
+        kept.groups,
+        [starts[i] for i in kept.after],
         times,
         strict_times,
         DeviceMemory.of(device_memory),
@@ -407,20 +404,6 @@ def read_snapshot(
 
 _KEY = operator.itemgetter(0)
 """A keyed pod group's key: the groups are read in (namespace, name) order, stably."""
-
-
-def _objects(objects: Iterable[Any], problems: list[Problem]) -> Iterator[Object]:
-    """The objects, ``List`` objects and arrays flattened: an object as ``load_objects``
-    returns it is passed on as it is; anything else goes through :func:`flatten`."""
-    for obj in objects:
-        if type(obj) is dict:
-            kind = obj.get("kind")
-            if kind == "Pod" or not (
-                type(kind) is str and kind[-4:].lower() == "list" and "items" in obj
-            ):
-                yield obj
-                continue
-        yield from flatten(obj, "snapshot", problems)
 
 
 def _group(obj: Object) -> str:
