@@ -223,8 +223,8 @@ def test_a_running_preemptor_is_an_error_naming_it() -> None:
 
 
 def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command builds its report from the Session's answers, one call per question: each
-    job's own protection, per action the verdicts of its victims in one call, one ranking and
+    """The command builds its report from the Session's answers, one call per question: the
+    own protections of each queue's jobs, per action the verdicts of its victims in one call, one ranking and
     one plan, and each queue's three min-runtimes; and the engine judges each victim once for
     the preemptor (the ranking and the plan read the same verdicts)."""
     from minruntime import _verdict
@@ -256,7 +256,8 @@ def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.Monke
     allowed = sum(1 for job in report["jobs"] if job["decision"]["allowed"])
     assert (len(report["jobs"]), allowed) == (20, 11)
     assert calls == {
-        "protection": 20,  # each running job's own protection from preempt
+        "protections": 5,  # the running jobs' own protections from preempt: one call per queue
+        # that holds any (5 of the 9)
         "resolve": 27,  # each of the 9 queues: preempt, reclaim, reclaim from another tree
         "verdicts": 2,  # reclaim's victims and preempt's, each in one call
         "rank_victims": 2,

@@ -194,6 +194,22 @@ def test_protection_is_the_three_answers_it_replaces(situation: Situation) -> No
         assert status.protected_until == decision.protected_until
 
 
+@settings(max_examples=150, deadline=None)
+@given(situations())
+def test_protections_are_each_victims_protection_from_any_preemptor_of_the_queue(
+    situation: Situation,
+) -> None:
+    """Law: the batch form answers what the one-victim form answers, victim by victim, and the
+    preemptor counts only through its queue (the command asks once per queue)."""
+    current = situation.session()
+    pre = situation.preemptor
+    another = Job("another", pre.queue, priority=0)  # same queue, nothing else alike
+    batch = current.protections(situation.action, pre, situation.victims)
+    event(f"protected: {sum(status.protected for status in batch)} of {len(batch)}")
+    assert batch == [current.protection(situation.action, pre, v) for v in situation.victims]
+    assert current.protections(situation.action, another, situation.victims) == batch
+
+
 # -- the cache and the statistics ---------------------------------------------------------------
 
 

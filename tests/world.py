@@ -600,6 +600,7 @@ SESSION = [
     "now",
     "plan",
     "protection",
+    "protections",
     "rank_victims",
     "resolve",
     "stats",
@@ -609,8 +610,8 @@ SESSION = [
     "verdict",
     "verdicts",
 ]
-"""The questions a session answers: one way to ask a protection (``protection``), one to ask a
-min-runtime (``resolve``), one verdict per victim (``verdict``, ``verdicts``), the batch forms,
+"""The questions a session answers: one way to ask a protection (``protection``, and its batch
+form ``protections``), one to ask a min-runtime (``resolve``), one verdict per victim (``verdict``, ``verdicts``), the batch forms,
 plans and the cycle form."""
 
 CYCLE = ["commit", "eligible_victims", "next_expiry", "plan", "validate", "verdict"]

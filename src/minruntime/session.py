@@ -461,14 +461,27 @@ class Session:
         >>> print(status.resolution)
         1h from queue 'q'
         """
-        judged = self._one(action, preemptor, victim)
-        found, resolution, _ = judged.protection()
-        end = judged.end_ns()
-        return ProtectionStatus(
-            resolution=resolution,
-            protected_until=None if end is None else from_ns(end),
-            protected_by=found.kind,
-        )
+        return _status(self._one(action, preemptor, victim))
+
+    def protections(
+        self, action: Action | str, preemptor: JobLike, victims: Iterable[JobLike]
+    ) -> list[ProtectionStatus]:
+        """:meth:`protection` of each of ``victims``, in order, judged as one batch.
+
+        A protection depends on the preemptor only through its queue (the min-runtime resolves
+        between the two queues), so a program that shows how long each job of a queue is
+        protected from its own queue's preempt asks this once per queue, with any job of that
+        queue as the preemptor.
+
+        >>> from minruntime import QueueTree, Config, Queue, Job
+        >>> session = Session(QueueTree([Queue("q", preempt_min_runtime="1h")]), Config(), now=600)
+        >>> jobs = [Job("a", "q", start_time=0), Job("b", "q", start_time=-3600), Job("c", "q")]
+        >>> [status.protected for status in session.protections("preempt", jobs[0], jobs)]
+        [True, False, False]
+        """
+        pre = self._fact(preemptor)
+        rows = self._table.rows(victims)
+        return [_status(judged) for judged in self._verdicts(_action(action), pre, rows)]
 
     # -- many victims ---------------------------------------------------------------------------
 
@@ -960,3 +973,14 @@ class Cycle(Generic[J]):
         session = self._session
         end = session._retry_ns(_action(action), session._fact(preemptor), self._rows, self._claims)
         return None if end is None else from_ns(end)
+
+
+def _status(judged: Judged) -> ProtectionStatus:
+    """A verdict's protection, as :meth:`Session.protection` answers it."""
+    found, resolution, _ = judged.protection()
+    end = judged.end_ns()
+    return ProtectionStatus(
+        resolution=resolution,
+        protected_until=None if end is None else from_ns(end),
+        protected_by=found.kind,
+    )

@@ -380,13 +380,18 @@ def build_report(
         # the preemptor waits only where no action already frees what it needs
         covered = any(entry.plan for entry in plans)
         retry_at = None if covered else min(retries, default=None)
+    # each job's own protection from preempt, one batch per queue: a protection depends on the
+    # preemptor only through its queue, so any job of the queue asks for all of them
+    by_queue: dict[str, list[SnapshotJob]] = {}
+    for entry in victims:
+        by_queue.setdefault(entry.job.queue, []).append(entry)
+    own: dict[str, ProtectionStatus] = {}
+    for entries in by_queue.values():
+        pool = [entry.job for entry in entries]
+        found_own = session.protections(Action.PREEMPT, pool[0], pool)
+        own.update(zip((entry.id for entry in entries), found_own, strict=True))
     jobs = tuple(
-        JobEntry(
-            job=entry,
-            own=session.protection(Action.PREEMPT, entry.job, entry.job),
-            verdict=verdicts.get(entry.id),
-        )
-        for entry in victims
+        JobEntry(job=entry, own=own[entry.id], verdict=verdicts.get(entry.id)) for entry in victims
     )
     return Report(
         now=session.now,
