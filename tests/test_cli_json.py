@@ -100,6 +100,8 @@ def test_the_writer_writes_what_json_dumps_writes(data: Any) -> None:
         {"s": 'é \u2028 \x00 \ud800 "q" \\ /', 2: 2, 1.5: None, True: False, None: 0.1},
         [1e300, -0.0, 1e-7, 10**30, -(2**63)],
         ("t", ["u", ("v",)]),
+        # equal keys of other types, and one shape of mapping written at two levels
+        [{1: "a"}, {True: "b"}, {1.0: "c"}, {"k": 1}, {"k": True}, [{"k": None}]],
     ],
 )
 def test_the_writer_writes_what_json_dumps_writes_for_edge_values(data: Any) -> None:

@@ -217,16 +217,24 @@ def json_text(data: Any) -> str:
     }
     """
     chunks: list[str] = []
-    _write(data, "\n", chunks.append)
+    _write(data, "\n", chunks.append, {})
     return "".join(chunks)
 
 
 _text: Final = encode_basestring_ascii
 """How ``json.dumps`` writes a string by default (ASCII, escaped); a C function."""
+_SCALARS: Final = {None: "null", True: "true", False: "false"}
+"""The text of the constants (``True == 1`` is never looked up here: only ``bool`` values
+and ``None`` are)."""
+
+Heads = dict[tuple[str, tuple[Any, ...]], list[str]]
+"""Per indentation and keys of a mapping, the text before each of its values: a report's
+mappings have a few shapes, each written by the thousand."""
 
 
-def _write(value: Any, newline: str, write: Callable[[str], object]) -> None:
-    """Write ``value``; ``newline`` is a line break and the indentation of its level."""
+def _write(value: Any, newline: str, write: Callable[[str], object], heads: Heads) -> None:
+    """Write ``value``; ``newline`` is a line break and the indentation of its level; ``heads``
+    the texts before the values of each shape of mapping written so far."""
     kind = type(value)
     if kind is str:
         write(_text(value))
@@ -235,11 +243,27 @@ def _write(value: Any, newline: str, write: Callable[[str], object]) -> None:
             write("{}")
             return
         inner = newline + "  "
-        separator = "{" + inner
-        for key, item in value.items():
-            write(separator + (_text(key) if type(key) is str else _key(key)) + ": ")
-            _write(item, inner, write)
-            separator = "," + inner
+        shape = (inner, tuple(value))
+        before = heads.get(shape)
+        if before is None:
+            separators = ["{" + inner, *[("," + inner)] * (len(value) - 1)]
+            before = [
+                separator + (_text(key) if type(key) is str else _key(key)) + ": "
+                for separator, key in zip(separators, value, strict=True)
+            ]
+            if all(type(key) is str for key in value):  # 1, 1.0 and True are equal keys
+                heads[shape] = before
+        for head, item in zip(before, value.values(), strict=True):
+            kind = type(item)  # the scalars written here: a call for each costs more
+            if kind is str:
+                write(head + _text(item))
+            elif kind is int:
+                write(head + int.__repr__(item))
+            elif item is None or kind is bool:
+                write(head + _SCALARS[item])
+            else:
+                write(head)
+                _write(item, inner, write, heads)
         write(newline + "}")
     elif kind is list or kind is tuple:
         if not value:
@@ -248,25 +272,26 @@ def _write(value: Any, newline: str, write: Callable[[str], object]) -> None:
         inner = newline + "  "
         separator = "[" + inner
         for item in value:
-            write(separator)
-            _write(item, inner, write)
+            if type(item) is str:
+                write(separator + _text(item))
+            else:
+                write(separator)
+                _write(item, inner, write, heads)
             separator = "," + inner
         write(newline + "]")
-    elif value is None:
-        write("null")
-    elif value is True:
-        write("true")
-    elif value is False:
-        write("false")
+    elif value is None or kind is bool:
+        write(_SCALARS[value])
     elif kind is int:
         write(int.__repr__(value))
     elif kind is float and math.isfinite(value):
         write(float.__repr__(value))
     else:
-        _write_other(value, newline, write)
+        _write_other(value, newline, write, heads)
 
 
-def _write_other(value: Any, newline: str, write: Callable[[str], object]) -> None:
+def _write_other(
+    value: Any, newline: str, write: Callable[[str], object], heads: Heads
+) -> None:
     """A value of a subclass of a JSON type, written as its base type (as ``json.dumps``
     does, testing the types in its order), or a float that is not finite, or not JSON."""
     if isinstance(value, str):
@@ -278,9 +303,9 @@ def _write_other(value: Any, newline: str, write: Callable[[str], object]) -> No
             raise ValueError(f"Out of range float values are not JSON compliant: {value!r}")
         write(float.__repr__(value))
     elif isinstance(value, list | tuple):
-        _write(list(value), newline, write)
+        _write(list(value), newline, write, heads)
     elif isinstance(value, dict):
-        _write(dict(value), newline, write)
+        _write(dict(value), newline, write, heads)
     else:
         raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
@@ -292,6 +317,6 @@ def _key(key: Any) -> str:
         return _text(key)
     if isinstance(key, int | float) or key is None:  # booleans are ints
         chunks: list[str] = []
-        _write(key, "", chunks.append)
+        _write(key, "", chunks.append, {})
         return _text("".join(chunks))
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
