@@ -14,7 +14,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from hypothesis import event, given
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from tests.world import pod, pod_group, queue_object
 
@@ -27,7 +27,7 @@ from minruntime.kube import (
     ProblemKind,
     read_snapshot,
 )
-from minruntime.kube._pods import _read_pod_carefully, read_pod
+from minruntime.kube._pods import Like, _read_pod_carefully, read_pod
 from minruntime.kube._resources import NO_DEVICE_MEMORY
 from minruntime.starttime import START_TIME_ANNOTATION
 
@@ -390,6 +390,89 @@ def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, 
         assert (record, problems) == (None, own)
     else:
         assert (record, problems) == (careful._replace(problems=tuple(own)), [])
+
+
+_LIKE_FIELDS = {
+    **_POD_FIELDS,
+    "metadata.annotations": st.sampled_from(
+        [
+            {"pod-group-name": "g"},
+            {"pod-group-name": "g", "gpu-fraction": "0.5"},
+            {"pod-group-name": "g", "x": 5},
+            {"pod-group-name": "g", "kai.scheduler/preemptibility": "preemptible"},
+        ]
+    ),
+    "spec.initContainers": st.sampled_from(
+        [
+            _ABSENT,
+            None,
+            [{"resources": {"requests": {"cpu": "2"}}}],
+            [{"restartPolicy": "Always", "resources": {"limits": {"nvidia.com/gpu": "1"}}}],
+        ]
+    ),
+}
+
+
+def _pod_with(name: str, fields: dict[str, Any]) -> JSON:
+    made: JSON = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}}
+    for path, value in fields.items():
+        if value is not _ABSENT:
+            where, key = path.split(".")
+            made.setdefault(where, {})[key] = copy.deepcopy(value)
+    return made
+
+
+_GOOD_FIELDS = {
+    "status.phase": st.sampled_from([_ABSENT, None, "Pending", "Running", "Failed"]),
+    "spec.nodeName": st.sampled_from([_ABSENT, None, "node-1"]),
+    "metadata.deletionTimestamp": st.sampled_from([_ABSENT, None, "2026-11-22T11:00:00Z"]),
+    "spec.schedulingGates": st.sampled_from([_ABSENT, None, [], [{"name": "gate"}]]),
+    "metadata.labels": st.sampled_from([_ABSENT, None, {}, {"team": "a"}]),
+    "metadata.namespace": st.sampled_from([_ABSENT, None, "ml"]),
+    "spec.containers": st.sampled_from(
+        [
+            _ABSENT,
+            [],
+            [{"resources": {"limits": {"nvidia.com/gpu": "2"}}}],
+            [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}, {"resources": {}}],
+        ]
+    ),
+    "metadata.annotations": _LIKE_FIELDS["metadata.annotations"].filter(
+        lambda annotations: "x" not in annotations
+    ),
+    "spec.initContainers": _LIKE_FIELDS["spec.initContainers"],
+}
+"""Values a pod is read with no problem: the pod another is read like."""
+
+
+@settings(max_examples=300)
+@given(
+    st.fixed_dictionaries(_GOOD_FIELDS),
+    st.fixed_dictionaries(_LIKE_FIELDS),
+    st.sets(st.sampled_from(sorted(_LIKE_FIELDS))),
+)
+def test_a_pod_read_like_another_of_its_group_is_read_as_it_is_alone(
+    first: dict[str, Any], second: dict[str, Any], copied: set[str]
+) -> None:
+    """Law: reading a pod with what reading another pod of its group found (the fields it
+    shares with it, ``copied``, are read once) gives the record and the problems reading it
+    alone gives."""
+    earlier = read_pod(_pod_with("p-0", first), {}, False, [], amounts={})
+    if earlier is None or earlier.problems:
+        event("no pod to read alike")
+        return
+    like = Like.of(earlier)
+    obj = _pod_with("p-1", {k: first[k] if k in copied else v for k, v in second.items()})
+    meta, spec = obj.get("metadata", {}), obj.get("spec", {})
+    event(
+        f"annotations and labels alike: {(meta.get('annotations'), meta.get('labels') or {}) == (like.annotations, like.labels)}"
+    )
+    event(f"containers alike: {type(spec) is dict and spec.get('containers') == like.containers}")
+    alone: list[Problem] = []
+    alike: list[Problem] = []
+    record = read_pod(obj, {}, False, alone, amounts={})
+    assert read_pod(obj, {}, False, alike, amounts={}, like=like) == record
+    assert alike == alone
 
 
 def test_problems_follow_the_input_when_a_conflicting_pair_is_left_out() -> None:

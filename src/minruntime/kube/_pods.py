@@ -77,6 +77,39 @@ class PodRecord(NamedTuple):
     """What reading the pod ignored: its job carries them."""
 
 
+class Like(NamedTuple):
+    """What reading a pod found, for reading the other pods of its group: they are often
+    alike (:func:`read_pod`)."""
+
+    annotations: Mapping[str, str]
+    labels: Mapping[str, str]
+    group: str
+    sub_group: str | None
+    containers: object
+    init_containers: object
+    resources: Resources
+
+    @classmethod
+    def of(cls, record: PodRecord) -> Like:
+        """What ``record`` (read without a problem) found."""
+        spec = record.obj.get("spec")
+        containers = init = _UNSEEN  # equal to nothing: another pod's containers are read
+        shares = GPU_FRACTION_ANNOTATION in record.annotations or (
+            GPU_MEMORY_ANNOTATION in record.annotations
+        )
+        if type(spec) is dict and not shares:  # what it holds is its containers' alone
+            containers, init = spec.get("containers"), spec.get("initContainers")
+        return cls(
+            record.annotations,
+            record.labels,
+            record.group,
+            record.sub_group,
+            containers,
+            init,
+            record.resources,
+        )
+
+
 def pod_task_status(obj: Object) -> TaskStatus:
     """The task status of a Pod, from its phase and a few spec and metadata fields.
 
@@ -145,13 +178,16 @@ def read_pod(
     amounts: dict[object, float] | None = None,
     held: dict[tuple[float, float, float], Resources] | None = None,
     devices: DeviceMemory = NO_DEVICE_MEMORY,
+    like: Like | None = None,
 ) -> PodRecord | None:
     """A pod that names a pod group, read once; ``None`` for a pod that names none (not a
     member of any job: ignored in silence) or that cannot be read (left out, with a problem).
 
     ``times`` and ``amounts`` cache the creation times and quantities of one read (their texts
     repeat), ``held`` what its pods hold (:func:`held_resources`); ``devices``, the nodes' GPU
-    memory, counts a ``gpu-memory`` share.
+    memory, counts a ``gpu-memory`` share. ``like``: a pod of the same group read before without
+    a problem: where this pod's annotations and labels, or its containers, equal that pod's,
+    their reading is that pod's (the same rules on the same values, evaluated once).
     """
     try:  # the fast path: a well-formed pod, read by direct look-ups
         # an absent field is its default; any other value of the wrong type, or empty where
@@ -160,18 +196,37 @@ def read_pod(
         annotations = metadata.get("annotations")
         if annotations is None:
             annotations = {}
-        group = annotations.get(POD_GROUP_ANNOTATION)
-        if not group:
-            if type(annotations) is dict and group is None:
-                return None
-            raise Irregular
+        labels = metadata.get("labels")
+        if labels is None:
+            labels = {}
+        if (
+            like is not None
+            and type(annotations) is dict
+            and type(labels) is dict
+            and annotations == like.annotations
+            and labels == like.labels
+        ):  # the annotations and labels of a pod of its group read before: read alike
+            group, sub_group = like.group, like.sub_group
+        else:
+            group = annotations.get(POD_GROUP_ANNOTATION)
+            if not group:
+                if type(annotations) is dict and group is None:
+                    return None
+                raise Irregular
+            sub_group = labels.get(SUBGROUP_LABEL) or None
+            if not (
+                type(group) is str
+                and type(annotations) is dict
+                and type(labels) is dict
+                and (sub_group is None or type(sub_group) is str)
+            ):
+                raise Irregular
+            # every key and value a string, else a TypeError sends the pod to the careful path
+            "".join([*annotations, *annotations.values(), *labels, *labels.values()])
         name = metadata["name"]
         namespace = metadata.get("namespace")
         if namespace is None:
             namespace = ""
-        labels = metadata.get("labels")
-        if labels is None:
-            labels = {}
         spec = pod.get("spec")
         if spec is None:
             spec = {}
@@ -181,34 +236,34 @@ def read_pod(
             phase = "Pending"
         node = spec.get("nodeName")
         deleting = metadata.get("deletionTimestamp") is not None
-        sub_group = labels.get(SUBGROUP_LABEL) or None
         if not (
             type(name) is str
             and name
-            and type(group) is str
             and type(namespace) is str
-            and type(annotations) is dict
-            and type(labels) is dict
             and type(spec) is dict
             and type(phase) is str
             and (node is None or type(node) is str)
-            and (sub_group is None or type(sub_group) is str)
             and (not deleting or type(metadata["deletionTimestamp"]) is str)
             and GPU_FRACTION_ANNOTATION not in annotations
             and GPU_MEMORY_ANNOTATION not in annotations
         ):
             raise Irregular
-        # every key and value a string, else a TypeError sends the pod to the careful path
-        "".join([*annotations, *annotations.values(), *labels, *labels.values()])
         gates = spec.get("schedulingGates")
         state = _status(phase, node, deleting, bool(gates) and type(gates) is list)
         if state is None or (gates is not None and type(gates) is not list):
             raise Irregular
-        holds = (
-            fast_resources(spec, {} if amounts is None else amounts, {} if held is None else held)
-            if spec
-            else ONE_POD
-        )
+        if not spec:
+            holds = ONE_POD
+        elif (
+            like is not None
+            and spec.get("containers") == like.containers
+            and spec.get("initContainers") == like.init_containers
+        ):  # the containers of a pod of its group read before: they hold alike
+            holds = like.resources
+        else:
+            holds = fast_resources(
+                spec, {} if amounts is None else amounts, {} if held is None else held
+            )
         created = metadata.get("creationTimestamp")
         ns = times.get(created, _UNSEEN) if type(created) is str else None
         if ns is _UNSEEN:
@@ -343,10 +398,13 @@ class Members:
         """The pods of the pod group ``group`` (namespace, name), read, in canonical order
         (:data:`POD_ORDER`: nothing depends on the order of the input)."""
         records = []
+        like = None
         for i in self._by_group.get(group, ()):
-            record = self._early.pop(i, None) or self._record(i)
+            record = self._early.pop(i, None) or self._record(i, like)
             if record is not None:
                 records.append(record)
+                if like is None and not record.problems:
+                    like = Like.of(record)
         records.sort(key=POD_ORDER)
         return records
 
@@ -364,7 +422,7 @@ class Members:
         placed += problems[start:]
         return placed
 
-    def _record(self, i: int) -> PodRecord | None:
+    def _record(self, i: int, like: Like | None = None) -> PodRecord | None:
         own: list[Problem] = []
         record = read_pod(
             self._pods[i],
@@ -374,6 +432,7 @@ class Members:
             amounts=self._amounts,
             held=self._held,
             devices=self._devices,
+            like=like,
         )
         if own:
             self._late.append((self._marks[i], i, own))
