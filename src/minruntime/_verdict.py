@@ -58,7 +58,7 @@ class Context:
     """What every verdict of a session reads: its groups (and resolver), the known queues,
     ``now``, the task order, the cost resource and the legacy priority threshold."""
 
-    __slots__ = ("cost", "groups", "kept", "keys", "known", "now_ns", "order", "threshold")
+    __slots__ = ("cost", "groups", "kept", "keys", "known", "now", "now_ns", "order", "threshold")
 
     def __init__(
         self,
@@ -72,6 +72,8 @@ class Context:
         self.groups = groups
         self.known = known
         self.now_ns = now_ns
+        self.now = from_ns(now_ns)
+        """``now`` as a datetime, as every rendered verdict says it."""
         self.order = order
         self.cost = cost
         self.threshold = threshold
@@ -317,7 +319,7 @@ class Verdict:
             preemptibility=facts.preemptibility,
             start_time=None if facts.start_ns is None else from_ns(facts.start_ns),
             protected_until=None if end is None else from_ns(end),
-            now=from_ns(self.context.now_ns),
+            now=self.context.now,
             notes=tuple(self.notes()),
             protected_by=found.kind,
             tasks=self.tasks,

@@ -163,11 +163,16 @@ def table(
     """
     cut = [
         [
-            escape(text) if bound is None else cell(text, bound)
+            # most cells are printable and fit: kept as they are, without a call each
+            text
+            if text.isprintable() and (bound is None or len(text) <= bound)
+            else escape(text)
+            if bound is None
+            else cell(text, bound)
             for text in row
-            for bound in [width if len(row) > 1 else limit]
         ]
         for row in rows
+        for bound in [width if len(row) > 1 else limit]
     ]
     full = [row for row in cut if len(row) > 1]
     if not full:
