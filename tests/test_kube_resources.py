@@ -325,3 +325,30 @@ def test_quantities_in_every_suffix() -> None:
         1e18,
         2.0,
     ]
+
+
+def test_the_tasks_the_reader_builds_are_those_their_constructor_builds() -> None:
+    # the reader builds a pod's task from what reading the pod checked, without the
+    # constructor: each must be the Task the constructor builds of the same values
+    from tests.world import BUNDLED_TEXT
+
+    from minruntime import Task
+    from minruntime.kube import load_objects
+
+    fractional = pod("half", group="half-job", annotations={"gpu-fraction": "0.5"})
+    snapshot = read_snapshot([*load_objects(BUNDLED_TEXT), pod_group("half-job"), fractional])
+    tasks = [task for job in snapshot.jobs for task in job.job.tasks()]
+    assert len(tasks) == 59
+    assert sorted({tuple(sorted(task.resources.items())) for task in tasks}) == [
+        (("cpu", 2.0), ("memory", 4.0 * GI), ("pods", 1)),  # CPU pods
+        (("cpu", 8.0), ("memory", 32.0 * GI), ("pods", 1)),
+        ((GPU, 0.5), ("pods", 1)),  # the careful path's fractional share
+        ((GPU, 1.0), ("pods", 1)),
+        ((GPU, 2.0), ("pods", 1)),
+        ((GPU, 4.0), ("pods", 1)),
+        ((GPU, 8.0), ("pods", 1)),
+    ]
+    for task in tasks:
+        built = Task(task.id, task.status, resources=task.resources)
+        assert type(task) is Task
+        assert (task, repr(task), hash(task)) == (built, repr(built), hash(built))
