@@ -172,3 +172,34 @@ def test_conflicting_queue_duplicates_are_reported_with_the_tree() -> None:
     with pytest.raises(InvalidQueueTree) as caught:
         read_snapshot([TEAM, queue_object("team", reclaimMinRuntime="1m")])
     assert caught.value.problems == ("duplicate queue name 'team' (2 queues)",)
+
+
+def test_duplicates_of_every_kind_keep_the_order_they_are_met_in() -> None:
+    # pods are checked for duplicates at once, after the rest; when two share a name, the
+    # objects are read again, each checked as met: the problems are those of one reading
+    twin = pod("train-0")
+    objects = [
+        TEAM,
+        priority_class("a", 1),
+        pod_group(),
+        without(pod("stray"), "kind"),
+        twin,
+        priority_class("a", 1),
+        pod("train-1"),
+        twin,
+        pod("train-2"),
+        pod("train-2", phase="Pending"),
+        priority_class("b", 1),
+        priority_class("b", 2),
+    ]
+    snapshot = read_snapshot(iter(objects))  # any iterable: read twice, so listed once
+    both = "the snapshot holds two different objects of this name (a snapshot must hold one "
+    assert snapshot.warnings == (
+        "object/ml/stray: an object without a kind; ignored",
+        f"Pod/ml/train-2: {both}version of each object); both left out",
+        f"PriorityClass/b: {both}version of each object); both left out",
+        "PriorityClass/a: listed 2 times (identical); read once",
+        "Pod/ml/train-0: listed 2 times (identical); read once",
+        NO_CONFIG_WARNING,
+    )
+    assert [task.id for task in only_job(snapshot).job.tasks()] == ["train-0", "train-1"]

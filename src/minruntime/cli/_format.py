@@ -30,11 +30,18 @@ def iso(moment: datetime | None) -> str | None:
 
     >>> iso(datetime(2026, 11, 22, 12, 0, tzinfo=UTC)), iso(FOREVER), iso(None)
     ('2026-11-22T12:00:00Z', 'never', None)
+    >>> iso(datetime(2026, 11, 22, 12, 0, 0, 5, tzinfo=UTC))
+    '2026-11-22T12:00:00.000005Z'
+    >>> from datetime import timezone
+    >>> iso(datetime(2026, 11, 22, 13, 0, tzinfo=timezone(timedelta(hours=1))))
+    '2026-11-22T12:00:00Z'
     """
     if moment is None:
         return None
     if moment == FOREVER:
         return "never"
+    if moment.tzinfo is UTC:  # the library's instants: "+00:00" ends the text
+        return moment.isoformat()[:-6] + "Z"
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 

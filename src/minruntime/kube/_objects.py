@@ -9,7 +9,7 @@ hand-written file lacks, is read or ignored with a problem saying which.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple
 
 from minruntime._text import shown
@@ -144,6 +144,21 @@ def admitted(objects: Iterable[Any], problems: list[Problem]) -> Admitted:
     Raises:
         InvalidObject: when no object is of a kind the library reads.
     """
+    listed = objects if isinstance(objects, list | tuple) else list(objects)
+    mark = len(problems)
+    found = _admitted(listed, problems, each=False)
+    if found is None:  # two pods of one namespace and name: again, each pod checked as met
+        del problems[mark:]
+        found = _admitted(listed, problems, each=True)
+    assert found is not None  # each pod checked as met: no second look
+    return found
+
+
+def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) -> Admitted | None:
+    """:func:`admitted`; ``each``: a pod is checked for an earlier one of its namespace and
+    name as it is met, as every other object is; else their names are checked at the end, at
+    once, and ``None`` says that two pods share one (pods come by the hundred thousand: the
+    names of a snapshot almost never repeat)."""
     seen: dict[tuple[str, str, str], Object] = {}
     kept: list[Object] = []
     pods: list[Object] = []
@@ -151,6 +166,7 @@ def admitted(objects: Iterable[Any], problems: list[Problem]) -> Admitted:
     after: list[int] = []
     conflicts: dict[tuple[str, str, str], Object] = {}
     repeated: dict[str, tuple[Object, int]] = {}
+    names: list[tuple[str, str]] = []  # (namespace, name) of each pod, when not checked as met
     ours = False
 
     def first_of(obj: Object, kind: str, metadata: Any) -> bool:
@@ -177,11 +193,16 @@ def admitted(objects: Iterable[Any], problems: list[Problem]) -> Admitted:
         metadata = obj.get("metadata")
         group = None
         if type(metadata) is dict:
-            if not first_of(obj, "Pod", metadata):
-                return
+            namespace = metadata.get("namespace", "")
+            if each:
+                if not first_of(obj, "Pod", metadata):
+                    return
+            else:
+                name = metadata.get("name")
+                if type(name) is str:  # first_of's key
+                    names.append((namespace if type(namespace) is str else "", name))
             annotations = metadata.get("annotations")
             name = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
-            namespace = metadata.get("namespace", "")
             if type(name) is str and name and type(namespace) is str:
                 group = (namespace, name)
         pods.append(obj)
@@ -222,6 +243,8 @@ def admitted(objects: Iterable[Any], problems: list[Problem]) -> Admitted:
                 continue
         for obj in flatten(item, "snapshot", problems):
             other(obj)
+    if len(set(names)) != len(names):
+        return None
     if not ours:
         raise InvalidObject(
             "the snapshot holds no object of a kind the library reads (Queue, PodGroup, Pod, "
