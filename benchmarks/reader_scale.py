@@ -21,8 +21,8 @@ Every time is the best of ``--repeat`` runs, the cases interleaved (so that a bu
 shared machine hits each alike); memory is measured in separate runs (tracemalloc slows what it
 traces). Then, where the time goes: the floor and each command once more, the command's stages
 (read and parse, read the objects, the report, the output) timed in the process. Targets
-(issue 19): explain at most 2x the floor's time (3x with ``--preemptor`` and JSON output),
-memory at most 2x its peak. Prints a table and writes ``benchmarks/reader_scale.json`` and
+(issue 32, on this cluster and on the lean one): explain at most 3x the floor's time (3.5x
+with ``--preemptor`` and JSON output), memory at most 2x its peak. Prints a table and writes ``benchmarks/reader_scale.json`` and
 ``benchmarks/reader_scale.md``.
 """
 
@@ -344,7 +344,7 @@ def run(
             for name in cases
         },
         "stages": stages,
-        "targets": {"explain": 2.0, "explain --preemptor --output json": 3.0, "memory": 2.0},
+        "targets": TARGETS,
         "machine": {
             "python": platform.python_version(),
             "platform": platform.platform(),
@@ -361,6 +361,9 @@ def run(
         (HERE / f"{stem}.md").write_text(table + "\n")
     return results
 
+
+TARGETS = {"explain": 3.0, "explain --preemptor --output json": 3.5, "memory": 2.0}
+"""Issue 32's bounds, in units of the floor: time for each command, and peak memory."""
 
 _CASES = {
     "floor": "`json.load`, the collector off (the floor)",
@@ -401,6 +404,24 @@ def _table(results: dict[str, Any]) -> str:
             f"{case['time_ratio']:.2f} | {case['seconds'] / loaded:.2f} | "
             f"{case['peak_bytes'] / 2**20:.0f} MiB | {case['memory_ratio']:.2f} |"
         )
+    targets = results["targets"]
+    verdicts = []
+    for name in ("explain", "explain --preemptor --output json"):
+        ratio = results["cases"][name]["time_ratio"]
+        verdicts.append(
+            f"`{name}` {ratio:.2f}x the floor's time (at most {targets[name]:g}x: "
+            f"{'met' if ratio <= targets[name] else 'missed'})"
+        )
+    memory = max(
+        results["cases"][name]["memory_ratio"]
+        for name in ("explain", "explain --preemptor --output json")
+    )
+    verdicts.append(
+        f"the commands' memory at most {memory:.2f}x the floor's peak (at most "
+        f"{targets['memory']:g}x: "
+        f"{'met' if memory <= targets['memory'] else 'missed'})"
+    )
+    lines += ["", "Targets: " + "; ".join(verdicts) + "."]
     lines += [
         "",
         "Where the time goes: the command's stages in one run, timed in the process, in units of "
