@@ -203,12 +203,21 @@ def _load(path: str) -> object:
         return json.load(handle)
 
 
-def _quiet_load(path: str) -> object:
+def _quiet_load(path: str) -> int:
     """The floor: :func:`_load` with the collector off, switched off and back as the command
-    switches it (the document is freed, as the command frees its own, within the time of
-    whoever calls this)."""
+    switches it, and the document freed before the collector is back, as the command frees its
+    own; returns how many entries its top level held.
+
+    Freed once the collector is back (as this floor was until this was found), the document is
+    still alive at the first allocation after it: the collection that allocation starts walks
+    every mapping of it (a million and more were made while the collector was off, and they are
+    all in its youngest generation), about a third of a second on the lean cluster, which the
+    command never pays (docs/performance.md)."""
     with cli._without_collector():
-        return _load(path)
+        document = _load(path)
+        entries = len(document) if isinstance(document, dict | list) else 0
+        del document
+    return entries
 
 
 def _explain(path: str, *extra: str) -> Callable[[], object]:
