@@ -403,15 +403,15 @@ def _table(results: dict[str, Any]) -> str:
         f"{results['machine']['python']}, {results['machine']['cpus']} CPUs, load average "
         f"{load} at the start.",
         "",
-        "| case | time | x floor | x `json.load`, the collector on | peak memory | x floor |",
+        "| case | time (s) | x floor | x `json.load`, the collector on | peak memory (MiB) | x floor |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     loaded = results["cases"]["json.load"]["seconds"]
     for name, case in results["cases"].items():
         lines.append(
-            f"| {_CASES.get(name, f'`{name}`')} | {case['seconds']:.2f} s | "
+            f"| {_CASES.get(name, f'`{name}`')} | {case['seconds']:.2f} | "
             f"{case['time_ratio']:.2f} | {case['seconds'] / loaded:.2f} | "
-            f"{case['peak_bytes'] / 2**20:.0f} MiB | {case['memory_ratio']:.2f} |"
+            f"{case['peak_bytes'] / 2**20:.0f} | {case['memory_ratio']:.2f} |"
         )
     targets = results["targets"]
     verdicts = []
@@ -437,13 +437,13 @@ def _table(results: dict[str, Any]) -> str:
         "the floor timed just before in the same process (of "
         f"{results['repeat']} such runs of each command, the one with the lowest ratio):",
         "",
-        "| stage | `explain` | x floor | with `--preemptor`, JSON | x floor |",
+        "| stage | `explain` (s) | x floor | with `--preemptor`, JSON (s) | x floor |",
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     for stage, label in _STAGE_NAMES.items():
         cells = [label]
         for stages in results["stages"].values():
-            cells += [f"{stages[stage]:.2f} s", f"{stages[stage] / stages['floor']:.2f}"]
+            cells += [f"{stages[stage]:.2f}", f"{stages[stage] / stages['floor']:.2f}"]
         lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
 
