@@ -289,9 +289,7 @@ def _write(value: Any, newline: str, write: Callable[[str], object], heads: Head
         _write_other(value, newline, write, heads)
 
 
-def _write_other(
-    value: Any, newline: str, write: Callable[[str], object], heads: Heads
-) -> None:
+def _write_other(value: Any, newline: str, write: Callable[[str], object], heads: Heads) -> None:
     """A value of a subclass of a JSON type, written as its base type (as ``json.dumps``
     does, testing the types in its order), or a float that is not finite, or not JSON."""
     if isinstance(value, str):
