@@ -3,7 +3,11 @@
 Each pod is read once, into a :class:`PodRecord`. A well-formed pod (the common case, by the
 hundred thousand) is read by direct look-ups; a pod with anything unexpected is read again by
 the careful path, which names what it cannot use. Both give the same record for a good pod.
-:class:`Members` keeps a snapshot's pods by pod group and reads each when its job is read.
+:class:`Members` keeps a snapshot's pods by pod group and reads each when its job is read; the
+pods of a group are mostly alike, so a pod whose annotations and labels, or containers, equal
+those of a pod of its group read before without a problem is read like it (:class:`Like`: the
+same rules on the same values, evaluated once per group; a law in the tests holds it to the pod
+read alone).
 """
 
 from __future__ import annotations
