@@ -24,6 +24,7 @@ The facade asks verdicts and reads them; it computes no rule itself.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Final
 
 from minruntime._eligibility import Groups, kept_refusal, protection_of
@@ -58,7 +59,7 @@ class Context:
     """What every verdict of a session reads: its groups (and resolver), the known queues,
     ``now``, the task order, the cost resource and the legacy priority threshold."""
 
-    __slots__ = ("cost", "groups", "kept", "keys", "known", "now", "now_ns", "order", "threshold")
+    __slots__ = ("_now", "cost", "groups", "kept", "keys", "known", "now_ns", "order", "threshold")
 
     def __init__(
         self,
@@ -72,8 +73,7 @@ class Context:
         self.groups = groups
         self.known = known
         self.now_ns = now_ns
-        self.now = from_ns(now_ns)
-        """``now`` as a datetime, as every rendered verdict says it."""
+        self._now: datetime | None = None
         self.order = order
         self.cost = cost
         self.threshold = threshold
@@ -85,6 +85,15 @@ class Context:
         self.keys: dict[tuple[int, Reason], RankKey] = {}
         """(row, reason) -> the rank key of an allowed victim none of whose tasks is claimed,
         where no section 16 setting is on (no eviction window of a queue to count in)."""
+
+    @property
+    def now(self) -> datetime:
+        """``now`` as a datetime, as every rendered verdict says it: made once, when a verdict
+        is first rendered (a session that renders none makes none)."""
+        now = self._now
+        if now is None:
+            now = self._now = from_ns(self.now_ns)
+        return now
 
 
 class Verdict:
