@@ -79,7 +79,7 @@ def weight_of(facts: JobFacts, tasks: Iterable[TaskLike], cost: str) -> float:
     last: Resources | None = None
     weight = 0.0
     for task in tasks:  # a job's tasks mostly share one value of resources (a reader's do)
-        held = task.resources if task.__class__ is Task else resources_of(task, owner)
+        held = resources_of(task, owner)
         if held is not last:
             last, weight = held, _weight(held, cost)
         total += weight

@@ -33,7 +33,7 @@ from minruntime._fields import (
 from minruntime._time import Instant, from_ns, to_ns
 from minruntime._tree import TreeError, link
 from minruntime.durations import MinRuntime
-from minruntime.errors import InvalidJob
+from minruntime.errors import InvalidJob, InvalidResources
 from minruntime.preemptibility import Preemptibility
 from minruntime.resources import ONE_POD, Resources, ResourcesLike, task_resources
 
@@ -283,10 +283,10 @@ class Task:
             _TASK_STATUS(self, _TO_STATUS[status])
         except InvalidJob as error:  # name the task
             raise InvalidJob(f"Task {id!r} {str(error).removeprefix('Task ')}") from None
-        _TASK_RESOURCES(
-            self,
-            ONE_POD if resources is None else task_resources(resources, f"Task {id!r} resources"),
-        )
+        try:  # the task is named only when its resources are refused: tasks are many
+            _TASK_RESOURCES(self, task_resources(resources, "resources"))
+        except InvalidResources as error:
+            raise InvalidResources(f"Task {id!r} {error}") from None
 
 
 _TASK_ID, _TASK_STATUS, _TASK_RESOURCES = slot_setters(Task, "id", "status", "resources")

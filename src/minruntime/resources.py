@@ -202,10 +202,11 @@ def task_resources(value: object, origin: str) -> Resources:
     """
     if value is None or value is ONE_POD:
         return ONE_POD
-    if value.__class__ is Resources and PODS in value._amounts:  # made by a reader: kept
-        return value
-    given = Resources(value, origin=origin)  # type: ignore[arg-type]
-    if PODS in given:
+    # a Resources is immutable and already checked: used as it is
+    given = (
+        value if isinstance(value, Resources) else Resources(value, origin=origin)  # type: ignore[arg-type]
+    )
+    if PODS in given._amounts:
         return given
     amounts = dict(given._amounts)
     amounts[PODS] = 1

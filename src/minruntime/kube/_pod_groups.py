@@ -16,7 +16,6 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
-from minruntime._fields import slot_setters
 from minruntime._text import shown
 from minruntime._tree import TreeError, link, short_sets
 from minruntime.errors import InvalidObject, MinRuntimeError
@@ -341,11 +340,6 @@ class SnapshotJob:
 
 
 _CORE_PODS: Final = "status.schedulingState.corePods"
-_new_task: Final = object.__new__
-_TASK_ID, _TASK_STATUS, _TASK_RESOURCES = slot_setters(Task, "id", "status", "resources")
-"""A pod's task is built from what reading the pod checked (a name, a :class:`TaskStatus`,
-:class:`~minruntime.Resources` that count its pod): pods are many. A test holds each equal to
-the ``Task`` its constructor builds."""
 
 
 def read_job(
@@ -431,11 +425,7 @@ def read_job(
             )
             left_out.append(pod.name)
             continue
-        task = _new_task(Task)  # Task(name, status, resources=...) of values read as valid
-        _TASK_ID(task, pod.name)
-        _TASK_STATUS(task, pod.status)
-        _TASK_RESOURCES(task, pod.resources)
-        pod_set.append(task)
+        pod_set.append(Task(pod.name, pod.status, resources=pod.resources))
         kept.append(pod)
     if left_out:
         shown_pods = ", ".join(left_out[:5]) + (
@@ -617,13 +607,8 @@ def _conflicting_preemptibility(group: Object, members: Sequence[PodRecord]) -> 
     """A problem when a group's pods carry different preemptibility labels or annotations: the
     first pod in canonical order decides, and the operator is told which pods disagree."""
     values: dict[str, list[str]] = {}
-    labels: Mapping[str, str] | None = None
-    annotations: Mapping[str, str] | None = None
-    value = None
     for pod in members:
-        if pod.labels is not labels or pod.annotations is not annotations:  # pods read alike
-            labels, annotations = pod.labels, pod.annotations  # share them (read_pod's like)
-            value = labels.get(PREEMPTIBILITY_KEY) or annotations.get(PREEMPTIBILITY_KEY)
+        value = pod.labels.get(PREEMPTIBILITY_KEY) or pod.annotations.get(PREEMPTIBILITY_KEY)
         if value:
             values.setdefault(value, []).append(_clipped(pod.name))
     if len(values) < 2:

@@ -211,7 +211,6 @@ def read_pod(
             and labels == like.labels
         ):  # the annotations and labels of a pod of its group read before: read alike
             group, sub_group = like.group, like.sub_group
-            annotations, labels = like.annotations, like.labels  # equal: kept once
         else:
             group = annotations.get(POD_GROUP_ANNOTATION)
             if not group:
@@ -404,25 +403,8 @@ class Members:
         (:data:`POD_ORDER`: nothing depends on the order of the input)."""
         records = []
         like = None
-        pods, early, times, strict = self._pods, self._early, self._times, self._strict
-        amounts, held, devices = self._amounts, self._held, self._devices
-        own: list[Problem] = []
-        for i in self._by_group.get(group, ()):  # _record, inlined: pods are many
-            record = early.pop(i, None) if early else None
-            if record is None:
-                record = read_pod(
-                    pods[i],
-                    times,
-                    strict,
-                    own,
-                    amounts=amounts,
-                    held=held,
-                    devices=devices,
-                    like=like,
-                )
-                if own:
-                    self._late.append((self._marks[i], i, own))
-                    own = []
+        for i in self._by_group.get(group, ()):
+            record = self._early.pop(i, None) or self._record(i, like)
             if record is not None:
                 records.append(record)
                 if like is None and not record.problems:
@@ -444,7 +426,7 @@ class Members:
         placed += problems[start:]
         return placed
 
-    def _record(self, i: int) -> PodRecord | None:
+    def _record(self, i: int, like: Like | None = None) -> PodRecord | None:
         own: list[Problem] = []
         record = read_pod(
             self._pods[i],
@@ -454,6 +436,7 @@ class Members:
             amounts=self._amounts,
             held=self._held,
             devices=self._devices,
+            like=like,
         )
         if own:
             self._late.append((self._marks[i], i, own))
