@@ -325,7 +325,7 @@ def _read_pod_carefully(
         problems.append(_problem(ProblemKind.LEFT_OUT, pod, error.field, str(error), "left out"))
         return None
     labels = string_entries(pod, "metadata.labels", problems)
-    holds = held_resources(pod_resources(pod, annotations, devices, strict, problems), {})
+    holds = held_resources(pod_resources(pod, annotations, devices, strict, problems))
     metadata = pod.get("metadata")
     created = metadata.get("creationTimestamp") if isinstance(metadata, Mapping) else None
     ns = creation_ns(created, times)

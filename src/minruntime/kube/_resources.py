@@ -169,24 +169,20 @@ def fast_resources(
             gpus, cpu, memory = max(gpus, g), max(cpu, c), max(memory, m)
     if gpus > MAX_GPUS:
         raise Irregular
-    found = held.get((gpus, cpu, memory))
-    if found is None:
-        found = held_resources({GPU: gpus, CPU: cpu, MEMORY: memory}, held)
-    return found
-
-
-def held_resources(
-    amounts: Mapping[str, float], held: dict[tuple[float, float, float], Resources]
-) -> Resources:
-    """What a task of a pod holding ``amounts`` (GPUs, CPU, memory; any other is not read)
-    holds: those that are not 0, and one pod. One value per read for each different holding
-    (``held``): a snapshot's pods hold a few different ones, by the hundred thousand."""
-    key = (amounts.get(GPU, 0.0), amounts.get(CPU, 0.0), amounts.get(MEMORY, 0.0))
+    key = (gpus, cpu, memory)
     found = held.get(key)
     if found is None:
-        said = {name: amount for name, amount in zip(_KINDS, key, strict=True) if amount}
-        found = held[key] = task_resources(said, "pod resources")
+        found = held[key] = held_resources({GPU: gpus, CPU: cpu, MEMORY: memory})
     return found
+
+
+def held_resources(amounts: Mapping[str, float]) -> Resources:
+    """What the task of a pod holding ``amounts`` holds: those that are not 0, and one pod.
+    The fast path keeps one value per read for each different holding: a snapshot's pods hold
+    a few different ones, by the hundred thousand."""
+    return task_resources(
+        {name: amount for name, amount in amounts.items() if amount}, "pod resources"
+    )
 
 
 def pod_resources(
