@@ -166,16 +166,14 @@ def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) ->
     after: list[int] = []
     conflicts: dict[tuple[str, str, str], Object] = {}
     repeated: dict[str, tuple[Object, int]] = {}
-    names: list[tuple[str, str]] = []  # (namespace, name) of each pod, when not checked as met
+    names: list[tuple[str, str, str]] = []  # the key of each pod, when not checked as met
     ours = False
 
-    def first_of(obj: Object, kind: str, metadata: Any) -> bool:
-        """Whether ``obj`` is the first of its kind and name (a repeat is noted)."""
-        name = metadata.get("name")
-        if type(name) is not str:
+    def first_of(obj: Object, key: tuple[str, str, str] | None) -> bool:
+        """Whether ``obj``, of ``key`` (:func:`_name_key`), is the first of its kind and name
+        (a repeat is noted)."""
+        if key is None:
             return True
-        namespace = metadata.get("namespace") if kind in ("PodGroup", "Pod") else ""
-        key = (kind, namespace if type(namespace) is str else "", name)
         first = seen.get(key)
         if first is None:
             seen[key] = obj
@@ -193,14 +191,13 @@ def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) ->
         metadata = obj.get("metadata")
         group = None
         if type(metadata) is dict:
-            namespace = metadata.get("namespace", "")
+            key = _name_key("Pod", metadata)
             if each:
-                if not first_of(obj, "Pod", metadata):
+                if not first_of(obj, key):
                     return
-            else:
-                name = metadata.get("name")
-                if type(name) is str:  # first_of's key
-                    names.append((namespace if type(namespace) is str else "", name))
+            elif key is not None:
+                names.append(key)
+            namespace = metadata.get("namespace", "")
             annotations = metadata.get("annotations")
             name = annotations.get(POD_GROUP_ANNOTATION) if type(annotations) is dict else None
             if type(name) is str and name and type(namespace) is str:
@@ -226,7 +223,7 @@ def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) ->
         if (
             kind in _DEDUPLICATED_KINDS
             and type(metadata) is dict
-            and not first_of(obj, kind, metadata)
+            and not first_of(obj, _name_key(kind, metadata))
         ):
             return
         kept.append(obj)
@@ -282,3 +279,13 @@ def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) ->
         for name, (obj, count) in repeated.items()
     )
     return Admitted(kept, pods, groups, after)
+
+
+def _name_key(kind: str, metadata: dict[str, Any]) -> tuple[str, str, str] | None:
+    """What two objects of one kind and name share: (kind, namespace, name), the namespace of
+    pod groups and pods only; ``None`` without a name (such an object is never a duplicate)."""
+    name = metadata.get("name")
+    if type(name) is not str:
+        return None
+    namespace = metadata.get("namespace") if kind in ("PodGroup", "Pod") else ""
+    return (kind, namespace if type(namespace) is str else "", name)
