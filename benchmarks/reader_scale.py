@@ -47,7 +47,7 @@ from typing import Any
 
 import minruntime.cli as cli
 from minruntime.cli import main as cli_main
-from minruntime.kube import load_objects, read_snapshot
+from minruntime.kube import SUBGROUP_LABEL, load_objects, read_snapshot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -64,9 +64,7 @@ def make_cluster(
     """A ``List`` as ``kubectl get queues,podgroups,pods,priorityclasses,configmaps -o json``
     prints it: ``queues`` queues in two levels, ``pod_groups`` groups of ``pods`` pods.
 
-    ``lean``: only the fields the reader reads (the operators page names them): no uid,
-    resource version, labels but the sub-group's, owner references, creation time or queue
-    resources; the same jobs, queues and pods otherwise (the same seed draws the same values).
+    ``lean``: the same objects with only the fields the reader reads (:func:`_leaned`).
     """
     rng = random.Random(seed)
     items: list[dict[str, Any]] = []
@@ -74,7 +72,7 @@ def make_cluster(
     leaves: list[str] = []
     for q in range(queues):
         name, parent = (f"dept-{q}", None) if q < tops else (f"team-{q}", f"dept-{q % tops}")
-        spec: dict[str, Any] = {} if lean else {"resources": {"gpu": {"quota": 8, "limit": -1}}}
+        spec: dict[str, Any] = {"resources": {"gpu": {"quota": 8, "limit": -1}}}
         if parent is not None:
             spec["parentQueue"] = parent
             leaves.append(name)
@@ -82,14 +80,11 @@ def make_cluster(
             value = rng.choice(VALUES)
             if value is not None:
                 spec[key] = value
-        metadata: dict[str, Any] = {"name": name}
-        if not lean:
-            metadata.update(uid=f"q-{q}", resourceVersion=str(1000 + q))
         items.append(
             {
                 "apiVersion": "scheduling.run.ai/v2",
                 "kind": "Queue",
-                "metadata": metadata,
+                "metadata": {"name": name, "uid": f"q-{q}", "resourceVersion": str(1000 + q)},
                 "spec": spec,
             }
         )
@@ -130,42 +125,38 @@ def make_cluster(
                 {"name": "leader", "minMember": 1},
                 {"name": "workers", "minMember": size - 1},
             ]
-        group_metadata: dict[str, Any] = {"name": name, "namespace": namespace}
-        if not lean:
-            group_metadata.update(
-                uid=f"pg-{g}",
-                creationTimestamp=stamp(created),
-                labels={"app": name},
-            )
-        if annotations or not lean:
-            group_metadata["annotations"] = annotations
-        if not lean:
-            group_metadata["ownerReferences"] = owner
-        group: dict[str, Any] = {
-            "apiVersion": "scheduling.run.ai/v2alpha2",
-            "kind": "PodGroup",
-            "metadata": group_metadata,
-            "spec": group_spec,
-        }
-        if not lean:
-            group["status"] = {"phase": "Running" if running else "Pending"}
-        items.append(group)
+        items.append(
+            {
+                "apiVersion": "scheduling.run.ai/v2alpha2",
+                "kind": "PodGroup",
+                "metadata": {
+                    "name": name,
+                    "namespace": namespace,
+                    "uid": f"pg-{g}",
+                    "creationTimestamp": stamp(created),
+                    "labels": {"app": name},
+                    "annotations": annotations,
+                    "ownerReferences": owner,
+                },
+                "spec": group_spec,
+                "status": {"phase": "Running" if running else "Pending"},
+            }
+        )
         for p in range(size):
-            labels = {} if lean else {"app": name}
+            labels = {"app": name}
             if split:
                 labels["kai.scheduler/subgroup-name"] = "leader" if p == 0 else "workers"
-            pod_metadata: dict[str, Any] = {"name": f"{name}-{p}", "namespace": namespace}
-            if not lean:
-                pod_metadata["creationTimestamp"] = stamp(created)
-            if labels:
-                pod_metadata["labels"] = labels
-            pod_metadata["annotations"] = {"pod-group-name": name}
-            if not lean:
-                pod_metadata["ownerReferences"] = owner
             pod: dict[str, Any] = {
                 "apiVersion": "v1",
                 "kind": "Pod",
-                "metadata": pod_metadata,
+                "metadata": {
+                    "name": f"{name}-{p}",
+                    "namespace": namespace,
+                    "creationTimestamp": stamp(created),
+                    "labels": labels,
+                    "annotations": {"pod-group-name": name},
+                    "ownerReferences": owner,
+                },
                 "spec": {
                     "containers": [{"resources": {"limits": {"nvidia.com/gpu": "1"}}}],
                 },
@@ -174,7 +165,32 @@ def make_cluster(
             if running:
                 pod["spec"]["nodeName"] = f"node-{rng.randrange(2000)}"
             items.append(pod)
+    if lean:
+        items = [_leaned(item) for item in items]
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+
+
+_NOT_READ = frozenset({"uid", "resourceVersion", "creationTimestamp", "ownerReferences"})
+"""Metadata the reader does not read (for the objects of :func:`make_cluster`)."""
+
+
+def _leaned(item: dict[str, Any]) -> dict[str, Any]:
+    """``item`` with only the fields the reader reads (the operators page names them): no uid,
+    resource version, creation time or owner references, no label but the sub-group's, no
+    empty annotations, no queue resources and no PodGroup status."""
+    metadata = {key: value for key, value in item["metadata"].items() if key not in _NOT_READ}
+    labels = {k: v for k, v in metadata.pop("labels", {}).items() if k == SUBGROUP_LABEL}
+    if labels:
+        metadata["labels"] = labels
+        metadata["annotations"] = metadata.pop("annotations")  # after the labels, as before
+    if metadata.get("annotations") == {}:
+        del metadata["annotations"]
+    leaned = {**item, "metadata": metadata}
+    if item["kind"] == "Queue":
+        leaned["spec"] = {key: value for key, value in item["spec"].items() if key != "resources"}
+    elif item["kind"] == "PodGroup":
+        del leaned["status"]
+    return leaned
 
 
 def _best(fn: Callable[[], object], repeat: int) -> float:
