@@ -112,17 +112,20 @@ def escape(text: str) -> str:
     )
 
 
-def cell(text: str, width: int = _CELL_WIDTH) -> str:
-    """A table cell: escaped, and cut to ``width`` characters with ``...`` when longer.
+def cell(text: str, width: int | None = _CELL_WIDTH) -> str:
+    """A table cell: escaped, and cut to ``width`` characters with ``...`` when longer (never
+    with ``None``).
 
-    >>> cell("x" * 60, 10)
-    'xxxxxxx...'
+    >>> cell("x" * 60, 10), len(cell("x" * 60, None))
+    ('xxxxxxx...', 60)
     """
+    if text.isprintable() and (width is None or len(text) <= width):
+        return text  # most cells: as they are
     return _clipped(escape(text), width)
 
 
-def _clipped(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _clipped(text: str, width: int | None) -> str:
+    return text if width is None or len(text) <= width else text[: width - 3] + "..."
 
 
 class Terminal:
@@ -168,19 +171,7 @@ def table(
     >>> [len(line) for line in table([["A", "B"], ["x" * 200], ["aa", "b"]], None, limit=None)]
     [5, 200, 5]
     """
-    cut = [
-        [
-            # most cells are printable and fit: kept as they are, without a call each
-            text
-            if text.isprintable() and (bound is None or len(text) <= bound)
-            else escape(text)
-            if bound is None
-            else cell(text, bound)
-            for text in row
-        ]
-        for row in rows
-        for bound in [width if len(row) > 1 else limit]
-    ]
+    cut = [[cell(text, width if len(row) > 1 else limit) for text in row] for row in rows]
     full = [row for row in cut if len(row) > 1]
     if not full:
         return [row[0] for row in cut]
