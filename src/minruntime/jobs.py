@@ -284,7 +284,9 @@ class Task:
         except InvalidJob as error:  # name the task
             raise InvalidJob(f"Task {id!r} {str(error).removeprefix('Task ')}") from None
         try:  # the task is named only when its resources are refused: tasks are many
-            _TASK_RESOURCES(self, task_resources(resources, "resources"))
+            _TASK_RESOURCES(
+                self, ONE_POD if resources is None else task_resources(resources, "resources")
+            )
         except InvalidResources as error:
             raise InvalidResources(f"Task {id!r} {error}") from None
 
