@@ -22,7 +22,6 @@ Every time is also given in units of the floor's parse. Prints a table and write
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import operator
@@ -43,7 +42,7 @@ from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reader_scale import NOW, TARGETS, make_cluster  # the same cluster, the same targets
+from reader_scale import NOW, TARGETS, make_cluster, options  # the same cluster and targets
 
 PARTS = {
     "floor": "`json.loads` of the text (the floor's parse)",
@@ -199,15 +198,8 @@ def _table(results: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full cluster")
-    parser.add_argument("--repeat", type=int, default=5, help="runs per part (the best counts)")
-    parser.add_argument("--no-write", action="store_true", help="print only")
-    parser.add_argument(
-        "--lean", action="store_true", help="objects with only the fields the reader reads"
-    )
-    options = parser.parse_args()
-    run(options.scale, repeat=options.repeat, lean=options.lean, write=not options.no_write)
+    given = options(__doc__, repeat=5)
+    run(given.scale, repeat=given.repeat, lean=given.lean, write=not given.no_write)
 
 
 if __name__ == "__main__":

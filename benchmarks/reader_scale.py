@@ -464,16 +464,23 @@ def _table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def options(doc: str | None, repeat: int) -> argparse.Namespace:
+    """The command line of the reader benchmarks (this one and ``reader_parts.py``)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the full cluster")
-    parser.add_argument("--repeat", type=int, default=2, help="runs per timing (the best counts)")
+    parser.add_argument(
+        "--repeat", type=int, default=repeat, help="runs per timing (the best counts)"
+    )
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument(
         "--lean", action="store_true", help="objects with only the fields the reader reads"
     )
-    options = parser.parse_args()
-    run(options.scale, repeat=options.repeat, write=not options.no_write, lean=options.lean)
+    return parser.parse_args()
+
+
+def main() -> None:
+    given = options(__doc__, repeat=2)
+    run(given.scale, repeat=given.repeat, write=not given.no_write, lean=given.lean)
 
 
 if __name__ == "__main__":
