@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 from tests.world import JSON, pod, pod_group, queue_object
 
@@ -246,20 +246,37 @@ def test_a_checkpoint_older_than_the_start_is_ignored_next_checkpoint_from_the_s
     checkpoint=st.one_of(st.none(), st.integers(-10_000, 20_000)),
     interval=st.integers(1, 10_000),
     grace_s=st.integers(0, 10_000),
-    now=st.integers(-10_000, 30_000),
+    near=st.booleans(),
+    data=st.data(),
 )
 def test_grace_never_protects_past_now_plus_grace(
-    start: int, checkpoint: int | None, interval: int, grace_s: int, now: int
+    start: int,
+    checkpoint: int | None,
+    interval: int,
+    grace_s: int,
+    near: bool,
+    data: st.DataObject,
 ) -> None:
     """The grace bounds how long a preemptor is held back: a protection ends in (now, now+grace]."""
+    if near:  # an interval longer than the grace, and now within the grace of the next checkpoint
+        interval += grace_s
+    base = start if checkpoint is None else max(start, checkpoint)
+    following = base + interval
+    instants = (
+        st.integers(following - grace_s, following - 1)
+        if near and grace_s
+        else st.integers(-10_000, 30_000)
+    )
+    now = data.draw(instants, label="now")
     inputs = JobInputs(
         checkpoint_ns=None if checkpoint is None else checkpoint * S, interval_ns=interval * S
     )
     until = grace_until_ns(start * S, inputs, MinRuntime(grace_s), now * S)
-    base = start if checkpoint is None else max(start, checkpoint)
     if until is None:
+        event("no grace")
         assert interval <= grace_s or not now < base + interval <= now + grace_s
     else:
+        event("the grace protects")
         assert interval > grace_s
         assert until == (base + interval) * S
         assert now * S < until <= (now + grace_s) * S

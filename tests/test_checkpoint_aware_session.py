@@ -811,44 +811,74 @@ def extended_trees(draw: st.DrawFn) -> QueueTree:
     return QueueTree(queues)
 
 
+GRACES = Config(
+    protections=ProtectionSettings(preempt_checkpoint_grace="20m", reclaim_checkpoint_grace="1h")
+)
+"""The node-pool graces of :func:`test_grace_never_holds_a_preemptor_past_now_plus_grace`."""
+
+
 @st.composite
 def extended_cycles(
-    draw: st.DrawFn, *, near: bool = False
+    draw: st.DrawFn, *, near: bool = False, action: Action | None = None
 ) -> tuple[QueueTree, Job, list[Job], datetime]:
     """A tree with section 16 settings, a preemptor, victims with inputs (mostly preemptible,
-    some, or with ``near`` all, with a checkpoint near ``now``) and ``now``."""
+    some, or with ``near`` all, with a checkpoint near ``now``) and ``now``. With ``action``,
+    most victims pass its fundamentals (a queue it may take from, preemptible, a lower
+    priority) and checkpoint next within the grace :data:`GRACES` gives them, so that their
+    protections decide."""
     tree = draw(extended_trees())
     names = tuple(tree)
     now = at(draw(st.integers(-60, 5 * 60)))
     preemptor = attrs.evolve(draw(jobs(queues=names, id="preemptor")), priority=125)
     victims = []
     queues = (preemptor.queue, preemptor.queue, *names, "gone")
-    for job in draw(st.lists(jobs(queues=queues), max_size=6)):
+    others = [name for name in names if name != preemptor.queue]
+    for job in draw(st.lists(jobs(queues=queues), min_size=0 if action is None else 1, max_size=6)):
         job = attrs.evolve(
             draw(checkpoint_inputs(job)),
             preemptibility=draw(
                 st.sampled_from(["preemptible", "preemptible", "semi-preemptible", None])
             ),
         )
+        if action is not None and others and draw(st.integers(0, 3)):
+            queue = preemptor.queue if action is PREEMPT else draw(st.sampled_from(others))
+            job = attrs.evolve(job, queue=queue, priority=50, preemptibility="preemptible")
+            if draw(st.booleans()):  # not elastic: a protection refuses it whole
+                sets = [attrs.evolve(s, min_available=len(s.tasks)) for s in job.pod_sets]
+                job = attrs.evolve(job, pod_sets=sets)
+            grace = Resolver(tree, GRACES).settings(action, preemptor.queue, queue).grace
+            seconds = int(grace.to_timedelta().total_seconds())
+            if (
+                seconds >= 1
+            ):  # its next checkpoint within the grace, which is shorter than its interval
+                interval = draw(st.integers(seconds + 1, seconds + 3 * 3600))
+                start = now + timedelta(seconds=draw(st.integers(1, seconds)) - interval)
+                inputs = attrs.evolve(
+                    job.inputs or JobInputs(), last_checkpoint=None, checkpoint_interval=interval
+                )
+                victims.append(attrs.evolve(job, start_time=start, inputs=inputs))
+                continue
         if near or draw(st.booleans()):
             job = draw(near_checkpoints(job, now))
         victims.append(job)
     return tree, preemptor, [preemptor, *victims], now
 
 
-@given(extended_cycles(near=True), st.sampled_from([PREEMPT, RECLAIM]))
+def _grace_cycles(
+    action: Action,
+) -> st.SearchStrategy[tuple[Action, tuple[QueueTree, Job, list[Job], datetime]]]:
+    """An action and a cycle whose victims mostly pass its fundamentals."""
+    return st.tuples(st.just(action), extended_cycles(near=True, action=action))
+
+
+@given(st.sampled_from([PREEMPT, RECLAIM]).flatmap(_grace_cycles))
 def test_grace_never_holds_a_preemptor_past_now_plus_grace(
-    cycle: tuple[QueueTree, Job, list[Job], datetime], action: Action
+    drawn: tuple[Action, tuple[QueueTree, Job, list[Job], datetime]],
 ) -> None:
     """A victim protected by its checkpoint grace is protected until a time in (now, now+grace]."""
-    tree, preemptor, victims, now = cycle
-    settings = Config(
-        protections=ProtectionSettings(
-            preempt_checkpoint_grace="20m", reclaim_checkpoint_grace="1h"
-        )
-    )
-    current = Session(tree, settings, now)
-    resolver = Resolver(tree, settings)
+    action, (tree, preemptor, victims, now) = drawn
+    current = Session(tree, GRACES, now)
+    resolver = Resolver(tree, GRACES)
     for job in victims:
         decision = current.verdict(action, preemptor, job)
         if decision.protected_by != ProtectionKind.CHECKPOINT_GRACE:
@@ -856,8 +886,10 @@ def test_grace_never_holds_a_preemptor_past_now_plus_grace(
         grace = resolver.settings(action, preemptor.queue, job.queue).grace.to_timedelta()
         assert decision.protected_until is not None
         assert now < decision.protected_until <= now + grace
+        event("a victim protected by its grace")
         if decision.reason is Reason.CHECKPOINT_GRACE:
             assert current.next_expiry(action, preemptor, [job]) == decision.protected_until
+            event("a victim refused for its grace")
 
 
 @given(

@@ -316,12 +316,15 @@ def test_explain_takes_the_action_by_name_and_reports_the_sessions_now() -> None
 
 @given(situations(trees=True))
 def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
-    """Law: ``explain(...).allowed == is_eligible(...)``, and the decision's own truth, its
-    reason's and its sentence's verdict agree."""
+    """Law: a verdict's ``allowed`` is whether ``eligible_victims`` (the batch judgement, in a
+    session of its own) lists the victim, and the decision's own truth, its reason's and its
+    sentence's verdict agree."""
     s = world.session()
+    listed = world.session().eligible_victims(world.action, world.preemptor, world.victims)
+    eligible_ids = {id(victim) for victim in listed}
     for victim in world.victims:
         decision = s.verdict(world.action, world.preemptor, victim)
-        eligible = world.session().verdict(world.action, world.preemptor, victim).allowed
+        eligible = id(victim) in eligible_ids
         assert decision.allowed is eligible
         assert bool(decision) is decision.reason.allowed is eligible
         verdict = "allowed" if eligible else "refused"
