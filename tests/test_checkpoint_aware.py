@@ -175,13 +175,18 @@ def test_effective_min_runtime_is_never_less_than_the_mr_nor_above_cap_or_reques
     assert requested_ns is not None
     effective = effective_min_runtime_ns(mr_ns, requested_ns, cap)
     if mr.is_never:
+        event("never stays never")
         assert effective == -1
         return
     assert effective >= mr_ns
     if effective > mr_ns:
+        event("raised by the request")
         assert effective <= requested_ns
         assert cap.nanoseconds is None or effective <= cap.nanoseconds
         assert cap  # a zero cap ignores requests
+    # and exactly: max(MR, min(request, cap)), a zero cap honouring no request, never any
+    ceiling = mr_ns if not cap else min(requested_ns, cap.nanoseconds or requested_ns)
+    assert effective == max(mr_ns, ceiling)
 
 
 # -- checkpoint grace ----------------------------------------------------------------------------

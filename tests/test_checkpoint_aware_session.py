@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import event, given
+from hypothesis import event, given, target
 from hypothesis import strategies as st
 from tests.world import (
     CHECKPOINT_TREE,
@@ -927,6 +927,7 @@ def test_a_job_is_never_evicted_beyond_its_budget(
     if count_only:
         job = attrs.evolve(job, inputs=attrs.evolve(job.inputs or JobInputs(), evictions=0))
     history: list[datetime] = []
+    refused_by_budget = 0
     now = at(0)
     for step in steps:
         current = Session(tree, Config(), now)
@@ -939,12 +940,15 @@ def test_a_job_is_never_evicted_beyond_its_budget(
                 inputs=attrs.evolve(job.inputs or JobInputs(), evictions=evictions),
             )
         else:
-            assert current.verdict(RECLAIM, preemptor, job).reason in (
-                Reason.PROTECTED,
-                Reason.EVICTION_BUDGET,
-                Reason.CHECKPOINT_GRACE,
-            )
+            reason = current.verdict(RECLAIM, preemptor, job).reason
+            assert reason in (Reason.PROTECTED, Reason.EVICTION_BUDGET, Reason.CHECKPOINT_GRACE)
+            refused_by_budget += reason is Reason.EVICTION_BUDGET
         now += timedelta(seconds=step)
+    windowed = not count_only and window_s is not None
+    event(
+        f"{'a window' if windowed else 'a whole life'}; refused by the budget: {bool(refused_by_budget)}"
+    )
+    target(refused_by_budget, label="refusals by the budget")
     if count_only or window_s is None:
         assert len(history) <= max_evictions
     else:

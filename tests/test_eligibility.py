@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
+from hypothesis import event, given, target
 from hypothesis import strategies as st
 from tests.world import NOW, PREEMPTOR, RECENT, RECLAIMER, job, session
 
@@ -665,6 +665,8 @@ def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: Sit
             assert until > now
             ends.append(until)
     expected = min(ends) if ends else None
+    event("an expiry among the candidates" if ends else "no candidate protected now")
+    target(len(ends), label="candidates protected now")  # steer towards worlds that have them
     assert world.session().next_expiry(action, preemptor, world.victims) == expected
 
 
