@@ -370,10 +370,13 @@ def test_budget_protects_exactly_while_max_evictions_are_in_the_window(
     until = budget_until_ns(inputs, max_evictions, MinRuntime(window), now * S)
     in_window = [t for t in ordered if now < t + window]
     if len(in_window) < max_evictions:
+        event("the budget is not spent")
         assert until is None
     elif max_evictions == 0:
+        event("no eviction at all")
         assert until == FOREVER_NS
     else:
+        event("spent: protected until an eviction leaves the window")
         assert until is not None
         assert until > now * S
         later = until // S

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from tests.world import LONG_AGO, NOW, PREEMPTOR, RECENT, RECLAIMER, job, session
 
 # -- Reason -------------------------------------------------------------------------------------
@@ -320,6 +320,7 @@ def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
     session of its own) lists the victim, and the decision's own truth, its reason's and its
     sentence's verdict agree."""
     s = world.session()
+    event("victims" if world.victims else "no victim")
     listed = world.session().eligible_victims(world.action, world.preemptor, world.victims)
     eligible_ids = {id(victim) for victim in listed}
     for victim in world.victims:
@@ -337,6 +338,7 @@ def test_explain_allows_exactly_what_is_eligible(world: Situation) -> None:
 def test_explain_reports_the_sessions_min_runtime_and_protection(world: Situation) -> None:
     """Law: a decision's MR and ``protected_until`` are the session's answers for the same pair."""
     s = world.session()
+    event("victims" if world.victims else "no victim")
     for victim in world.victims:
         decision = s.verdict(world.action, world.preemptor, victim)
         assert (

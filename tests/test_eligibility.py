@@ -557,9 +557,10 @@ def test_more_elapsed_time_never_makes_an_eligible_victim_ineligible(
     """Law: a victim eligible at ``now`` is still eligible at any later instant."""
     s = world.session()
     later = s.at(world.now + timedelta(seconds=seconds))
-    for victim in world.victims:
-        if s.verdict(world.action, world.preemptor, victim).allowed:
-            assert later.verdict(world.action, world.preemptor, victim).allowed
+    allowed = [v for v in world.victims if s.verdict(world.action, world.preemptor, v).allowed]
+    event("a victim eligible now" if allowed else "no victim eligible now")
+    for victim in allowed:
+        assert later.verdict(world.action, world.preemptor, victim).allowed
 
 
 def effective_preemptibility(job: Job) -> Preemptibility:
@@ -674,6 +675,7 @@ def test_next_expiry_is_the_earliest_protected_until_among_candidates(world: Sit
 def test_eligibility_is_the_fundamentals_then_the_min_runtime_filter(world: Situation) -> None:
     """Law: eligible iff the independently written fundamentals and the min-runtime filter pass."""
     s = world.session()
+    event("victims" if world.victims else "no victim")
     for victim in world.victims:
         expected = (
             passes_fundamentals(world.action, world.tree, world.preemptor, victim)

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from tests.world import LONG_AGO, NOW, PREEMPTOR, RECENT, ids, job, session
 
 from minruntime import Action, Job, PodSet, Reason, Task, TaskLike
@@ -246,5 +246,6 @@ def test_evictable_tasks_are_active_tasks_of_the_victim_each_once(world: Situati
         active = [task for task in victim.tasks() if task.status.is_active]
         assert len(set(ids(tasks))) == len(tasks)
         assert set(ids(tasks)) <= set(ids(active))
+        event("a victim with evictable tasks" if tasks else "a victim without")
         if not s.verdict(world.action, world.preemptor, victim).allowed:
             assert tasks == ()

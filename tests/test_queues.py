@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from minruntime import (
@@ -650,6 +650,7 @@ def test_lca_is_the_deepest_shared_ancestor(tree: QueueTree, data: st.DataObject
     shared = set(tree.path(first)) & set(tree.path(second))
     lca = tree.lca(first, second)
     assert lca == tree.lca(second, first)
+    event("one queue twice" if first == second else f"two queues, an LCA: {lca is not None}")
     if lca is None:
         assert shared == set()
     else:

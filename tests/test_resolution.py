@@ -562,11 +562,12 @@ def test_resolution_follows_the_rule_as_written(
 ) -> None:
     """On random trees and queue pairs, resolve() equals a naive restatement of §4."""
     tree, config, questions = case
-    for action, preemptor, victim in questions:
-        if preemptor in tree and victim in tree:
-            assert resolve(tree, config, action, preemptor, victim) == _model(
-                tree, config, action, preemptor, victim
-            )
+    known = [(a, p, v) for a, p, v in questions if p in tree and v in tree]
+    event("a question on known queues" if known else "no question on known queues")
+    for action, preemptor, victim in known:
+        assert resolve(tree, config, action, preemptor, victim) == _model(
+            tree, config, action, preemptor, victim
+        )
 
 
 @given(queue_trees(), min_runtimes(), st.data())

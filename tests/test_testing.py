@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
-from minruntime import Job, MinRuntime, Preemptibility, Queue, QueueTree, TaskStatus
+from minruntime import Job, MinRuntime, Preemptibility, QueueTree, TaskStatus
 from minruntime.testing import (
     BASE_TIME,
     FakeClock,
@@ -44,8 +44,9 @@ def test_queue_trees_are_valid_and_acyclic(tree: QueueTree) -> None:
 @given(queue_trees())
 def test_queue_tree_parents_come_before_their_children(tree: QueueTree) -> None:
     """A queue's parent is an earlier queue (q<j> with j < i): acyclic by construction."""
-    for name in tree:
-        parent = tree.parent(name)
+    parents = [(name, tree.parent(name)) for name in tree]
+    event("a queue with a parent" if any(p for _, p in parents) else "top-level queues only")
+    for name, parent in parents:
         if parent is not None:
             assert int(parent[1:]) < int(name[1:])
 
@@ -59,10 +60,14 @@ def test_queue_trees_respect_the_size_bounds(tree: QueueTree) -> None:
 @given(queue_trees(allow_never=False))
 def test_queue_trees_without_never_have_no_never_setting(tree: QueueTree) -> None:
     """With allow_never=False no queue's preempt or reclaim setting is never."""
-    for name in tree:
-        queue: Queue = tree[name]
-        for setting in (queue.preempt_min_runtime, queue.reclaim_min_runtime):
-            assert setting is None or not setting.is_never
+    settings = [
+        setting
+        for name in tree
+        for setting in (tree[name].preempt_min_runtime, tree[name].reclaim_min_runtime)
+    ]
+    event("a queue with a setting" if any(s is not None for s in settings) else "no setting")
+    for setting in settings:
+        assert setting is None or not setting.is_never
 
 
 # -- min_runtimes and duration_strings -----------------------------------------------------------
@@ -140,6 +145,7 @@ def test_jobs_start_within_the_window_around_base_time_or_never(job: Job) -> Non
     """A start time is None or within start_within before, and 10 minutes after, BASE_TIME;
     priorities come from the reference values and preemptibility is a value or None."""
     start = job.start_time
+    event("a start time" if start is not None else "no start time")
     if start is not None:
         assert BASE_TIME - timedelta(minutes=30) <= start <= BASE_TIME + timedelta(minutes=10)
         assert start.utcoffset() == timedelta(0)

@@ -7,7 +7,7 @@ small synthetic workloads and check the laws their docstrings state.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from minruntime import MinRuntime, Queue, QueueTree, Session
@@ -402,6 +402,7 @@ def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
     window_ = MinRuntime(window)
     history: dict[str, list[int]] = {}
     restarted: set[str] = set()
+    guarded: set[str] = set()  # why an eviction had to leave the job at its minimum
     for record in result.evictions:
         own = specs[record.job].checkpoint_interval or interval
         if own is None and costs:
@@ -423,9 +424,22 @@ def test_checkpoint_aware_never_evicts_a_job_in_its_grace_or_beyond_its_budget(
         if in_grace or spent or young:
             assert not record.full, (record, in_grace, spent, young)
             assert kept_minimum(record), record
+            guarded.update(
+                why
+                for why, held in (
+                    ("its grace", in_grace),
+                    ("its budget", spent),
+                    ("its min-runtime", young),
+                )
+                if held
+            )
         earlier.append(record.time)
         if record.full:
             restarted.add(record.job)
+    for why in sorted(guarded):
+        event(f"an eviction held to the job's minimum by {why}")
+    if not guarded:
+        event("no eviction held to the job's minimum")
 
 
 @SMALL

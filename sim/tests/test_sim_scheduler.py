@@ -10,7 +10,7 @@ import json
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from minruntime import MinRuntime, MinRuntimeError, Queue, QueueTree, Session
@@ -500,11 +500,15 @@ def test_every_eviction_respects_the_resolved_min_runtime(
         ran_enough = record.ran * 10**9 >= (min_runtime.nanoseconds or 0)
         kept_minimum = record.active_before - record.tasks >= record.min_available
         if record.preemptibility == "semi-preemptible":
+            event("a semi-preemptible job above its core")
             assert kept_minimum
         elif record.full:
+            event("a job evicted whole")
             assert ran_enough
         else:
+            event("a job evicted in part")
             assert ran_enough or kept_minimum
+    event("evictions" if result.evictions else "no eviction")
 
 
 @SMALL
