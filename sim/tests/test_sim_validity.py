@@ -207,6 +207,16 @@ def test_every_run_passes_the_validity_checks(
     check_validity(workload, result)
     peaks, widest = check_placements(workload, result)
     event(f"evicted: {bool(result.evictions)}")  # the checks bite: most runs evict
+    held = any(  # the protection check bites: a job evicted whole once a min-runtime applied
+        record.full
+        and record.preemptibility != "semi-preemptible"
+        and (MinRuntime(record.min_runtime).nanoseconds or 0) > 0
+        for record in result.evictions
+    )
+    event(f"a job evicted whole after a min-runtime above 0: {held}")
+    stuck = sum(1 for job in workload.jobs if never_runs(workload, job))
+    event(f"a job that never runs: {stuck > 0}")
+    target(float(stuck), label="jobs that never run")  # their check: reported, never started
     event(f"checkpointed: {bool(result.metrics.checkpoint_gpu_seconds)}")
     event(f"a gang spanned nodes: {widest > 1}")
     for queue, limit in sorted(workload.limits.items()):  # the limits bite: they are reached
