@@ -12,6 +12,7 @@ import json
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import event, given, settings
@@ -25,9 +26,10 @@ from minruntime.kube import (
     ObjectRef,
     Problem,
     ProblemKind,
+    _pods,
     read_snapshot,
 )
-from minruntime.kube._pods import Like, _read_pod_carefully, read_pod
+from minruntime.kube._pods import Like, PodRecord, _read_pod_carefully, read_pod
 from minruntime.kube._resources import NO_DEVICE_MEMORY
 from minruntime.starttime import START_TIME_ANNOTATION
 
@@ -339,35 +341,105 @@ def test_an_empty_or_mistyped_pod_field_is_named_not_read_as_absent(
 
 
 _ABSENT: Any = object()
-_POD_FIELDS = {
-    "status.phase": st.sampled_from([_ABSENT, None, "Pending", "Running", "Failed", "", "running"]),
-    "spec.nodeName": st.sampled_from([_ABSENT, None, "node-1", "", 5]),
-    "metadata.deletionTimestamp": st.sampled_from([_ABSENT, None, "2026-11-22T11:00:00Z", 3]),
-    "spec.schedulingGates": st.sampled_from([_ABSENT, None, [], [{"name": "gate"}], "gate"]),
-    "metadata.labels": st.sampled_from(
-        [_ABSENT, None, {}, {"team": "a"}, {SUBGROUP_LABEL: ""}, {"team": 5}, []]
-    ),
-    "metadata.namespace": st.sampled_from([_ABSENT, None, "ml", "", 7]),
-    "spec.containers": st.sampled_from(
-        [
-            _ABSENT,
-            [],
-            [{}],
-            [{"resources": {"limits": {"nvidia.com/gpu": "2"}}}],
-            [{"resources": {"requests": {"nvidia.com/gpu": 3}}}, {"resources": None}],
-            [{"resources": {"limits": {}, "requests": {"nvidia.com/gpu": "1"}}}],
-            [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}, {"resources": {}}],
-            [{"resources": {"requests": {"cpu": "lots"}, "limits": {"nvidia.com/gpu": "1"}}}],
-        ]
-    ),
+_REGULAR: dict[str, list[Any]] = {
+    "status.phase": [_ABSENT, None, "Pending", "Running", "Failed"],
+    "spec.nodeName": [_ABSENT, None, "node-1", ""],
+    "metadata.deletionTimestamp": [_ABSENT, None, "2026-11-22T11:00:00Z"],
+    "spec.schedulingGates": [_ABSENT, None, [], [{"name": "gate"}]],
+    "metadata.labels": [_ABSENT, None, {}, {"team": "a"}, {SUBGROUP_LABEL: ""}],
+    "metadata.namespace": [_ABSENT, None, "ml", ""],
+    "spec.containers": [
+        _ABSENT,
+        [],
+        [{}],
+        [{"resources": {"limits": {"nvidia.com/gpu": "2"}}}],
+        [{"resources": {"requests": {"nvidia.com/gpu": 3}}}, {"resources": None}],
+        [{"resources": {"limits": {}, "requests": {"nvidia.com/gpu": "1"}}}],
+        [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}, {"resources": {}}],
+    ],
 }
+"""Values of a pod's fields the fast path reads (each alone, on a pod of a group)."""
+_IRREGULAR: dict[str, list[Any]] = {
+    "status.phase": ["", "running"],
+    "spec.nodeName": [5],
+    "metadata.deletionTimestamp": [3],
+    "spec.schedulingGates": ["gate"],
+    "metadata.labels": [{"team": 5}, []],
+    "metadata.namespace": [7],
+    "spec.containers": [
+        [{"resources": {"requests": {"cpu": "lots"}, "limits": {"nvidia.com/gpu": "1"}}}]
+    ],
+}
+"""Values the fast path gives up on: the careful path reads the pod (and names them)."""
+
+
+def _pod_fields(
+    regular: dict[str, list[Any]], irregular: dict[str, list[Any]]
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Values of a pod's fields: any, in every field (most such pods are irregular somewhere),
+    or regular in every field but one, of any value (each irregular value alone). About half
+    the pods are read by the fast path, the rest by the careful path."""
+    any_value = {path: st.sampled_from([*v, *irregular[path]]) for path, v in regular.items()}
+    all_regular = st.fixed_dictionaries({path: st.sampled_from(v) for path, v in regular.items()})
+
+    @st.composite
+    def regular_but_one(draw: st.DrawFn) -> dict[str, Any]:
+        fields = draw(all_regular)
+        path = draw(st.sampled_from(sorted(any_value)))
+        return {**fields, path: draw(any_value[path])}
+
+    return st.one_of(st.fixed_dictionaries(any_value), regular_but_one())
 
 
 class _Annotations(dict[str, Any]):
     """A pod's annotations in a mapping the fast path does not read (not a plain dict)."""
 
 
-@given(st.fixed_dictionaries(_POD_FIELDS))
+class _GaveUp(Exception):
+    """Raised where read_pod would read a pod by its careful path: its fast path gave up."""
+
+
+def _give_up(*_: object) -> PodRecord | None:
+    raise _GaveUp
+
+
+def _read_fast(obj: JSON, like: Like | None = None) -> PodRecord | None:
+    """What read_pod's fast path alone reads ``obj`` as (read_pod with its careful path
+    replaced by one that raises :class:`_GaveUp`): it raises _GaveUp where the fast path gives
+    up and read_pod would read the pod carefully."""
+    with mock.patch.object(_pods, "_read_pod_carefully", _give_up):
+        return read_pod(obj, {}, False, [], amounts={}, like=like)
+
+
+def _fast_path_reads(obj: JSON) -> bool:
+    """Whether read_pod's fast path reads ``obj`` (else it gives up: the careful path does)."""
+    try:
+        _read_fast(obj)
+    except _GaveUp:
+        return False
+    return True
+
+
+_MARK: Any = object()
+"""A group and a holding no pod has: a record that carries it took it from a :class:`Like`."""
+
+
+def _shortcuts(obj: JSON, like: Like) -> tuple[bool, bool] | None:
+    """Which of ``like``'s shortcuts read_pod takes to read ``obj``: ``None`` where its fast
+    path gives up (the careful path reads the pod, without ``like``), else whether the pod's
+    group was taken from ``like`` (its annotations and labels read alike) and whether its
+    holding was (its containers read alike): told by a Like whose group and holding are
+    :data:`_MARK`."""
+    try:
+        record = _read_fast(obj, like._replace(group=_MARK, resources=_MARK))
+    except _GaveUp:
+        return None
+    if record is None:
+        return (False, False)
+    return (record.group is _MARK, record.resources is _MARK)
+
+
+@given(_pod_fields(_REGULAR, _IRREGULAR))
 def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, Any]) -> None:
     """Law: a pod read by direct look-ups gives the record (its task's status and resources)
     and the problems the careful path gives."""
@@ -386,30 +458,31 @@ def test_a_pod_is_read_alike_by_the_fast_and_the_careful_path(fields: dict[str, 
     record = read_pod(pod, {}, False, problems, amounts={})
     event("read" if record is not None else "left out")
     event("named" if own else "no problem")
+    fast = _fast_path_reads(pod)
+    event("the fast path reads it" if fast else "the fast path gives up: the careful path reads it")
     if careful is None or careful.group == "":
         assert (record, problems) == (None, own)
     else:
         assert (record, problems) == (careful._replace(problems=tuple(own)), [])
 
 
-_LIKE_FIELDS = {
-    **_POD_FIELDS,
-    "metadata.annotations": st.sampled_from(
-        [
-            {"pod-group-name": "g"},
-            {"pod-group-name": "g", "gpu-fraction": "0.5"},
-            {"pod-group-name": "g", "x": 5},
-            {"pod-group-name": "g", "kai.scheduler/preemptibility": "preemptible"},
-        ]
-    ),
-    "spec.initContainers": st.sampled_from(
-        [
-            _ABSENT,
-            None,
-            [{"resources": {"requests": {"cpu": "2"}}}],
-            [{"restartPolicy": "Always", "resources": {"limits": {"nvidia.com/gpu": "1"}}}],
-        ]
-    ),
+_LIKE_REGULAR: dict[str, list[Any]] = {
+    **_REGULAR,
+    "metadata.annotations": [
+        {"pod-group-name": "g"},
+        {"pod-group-name": "g", "kai.scheduler/preemptibility": "preemptible"},
+    ],
+    "spec.initContainers": [_ABSENT, None, [{"resources": {"requests": {"cpu": "2"}}}]],
+}
+_LIKE_IRREGULAR: dict[str, list[Any]] = {
+    **_IRREGULAR,
+    "metadata.annotations": [
+        {"pod-group-name": "g", "gpu-fraction": "0.5"},  # a share: the careful path reads it
+        {"pod-group-name": "g", "x": 5},
+    ],
+    "spec.initContainers": [
+        [{"restartPolicy": "Always", "resources": {"limits": {"nvidia.com/gpu": "1"}}}]
+    ],
 }
 
 
@@ -437,19 +510,33 @@ _GOOD_FIELDS = {
             [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}, {"resources": {}}],
         ]
     ),
-    "metadata.annotations": _LIKE_FIELDS["metadata.annotations"].filter(
-        lambda annotations: "x" not in annotations
+    "metadata.annotations": st.sampled_from(
+        [
+            *_LIKE_REGULAR["metadata.annotations"],
+            {"pod-group-name": "g", "gpu-fraction": "0.5"},
+        ]
     ),
-    "spec.initContainers": _LIKE_FIELDS["spec.initContainers"],
+    "spec.initContainers": st.sampled_from(
+        [*_LIKE_REGULAR["spec.initContainers"], *_LIKE_IRREGULAR["spec.initContainers"]]
+    ),
 }
 """Values a pod is read with no problem: the pod another is read like."""
+
+
+_READ_ALIKE = [
+    {"metadata.annotations", "metadata.labels"},
+    {"spec.containers", "spec.initContainers"},
+]
+"""The fields a pod is read like another by: its annotations and labels, its containers."""
 
 
 @settings(max_examples=300)
 @given(
     st.fixed_dictionaries(_GOOD_FIELDS),
-    st.fixed_dictionaries(_LIKE_FIELDS),
-    st.sets(st.sampled_from(sorted(_LIKE_FIELDS))),
+    _pod_fields(_LIKE_REGULAR, _LIKE_IRREGULAR),
+    st.tuples(
+        st.sets(st.sampled_from(sorted(_LIKE_REGULAR))), st.sets(st.sampled_from([0, 1]))
+    ).map(lambda drawn: drawn[0].union(*(_READ_ALIKE[i] for i in drawn[1]))),
 )
 def test_a_pod_read_like_another_of_its_group_is_read_as_it_is_alone(
     first: dict[str, Any], second: dict[str, Any], copied: set[str]
@@ -463,11 +550,13 @@ def test_a_pod_read_like_another_of_its_group_is_read_as_it_is_alone(
         return
     like = Like.of(earlier)
     obj = _pod_with("p-1", {k: first[k] if k in copied else v for k, v in second.items()})
-    meta, spec = obj.get("metadata", {}), obj.get("spec", {})
-    event(
-        f"annotations and labels alike: {(meta.get('annotations'), meta.get('labels') or {}) == (like.annotations, like.labels)}"
-    )
-    event(f"containers alike: {type(spec) is dict and spec.get('containers') == like.containers}")
+    taken = _shortcuts(obj, like)  # the fields copied are most often one of _READ_ALIKE or both
+    event(f"the like= shortcut is taken: {bool(taken and any(taken))}")
+    if taken is None:
+        event("read like: no (the fast path gives up: the careful path reads it)")
+    else:
+        by_labels, by_containers = taken
+        event(f"read like: annotations and labels {by_labels}, containers {by_containers}")
     alone: list[Problem] = []
     alike: list[Problem] = []
     record = read_pod(obj, {}, False, alone, amounts={})

@@ -782,6 +782,11 @@ def test_core_optional_and_surplus_partition_the_active_tasks(
         task for node in plain.shape.split()[1] for task in plain.shape.tasks_below(node)
     ]
     evictable = ids(session(now=3600).verdict("preempt", PREEMPTOR, tree_job(tree)).tasks)
+    event(
+        "no barrier: every active task is evictable (checked)"
+        if plain.barrier is None
+        else f"a barrier ({plain.barrier.value}): not checked"
+    )
     if plain.barrier is None:
         assert sorted(evictable) == sorted(ids(plain.active_tasks()))
         assert set(evictable[: len(plain_whole)]) == set(ids(plain_whole))
