@@ -146,7 +146,9 @@ class Terminal:
 
 def _fitted(widths: list[int], limit: int) -> list[int]:
     """Column widths cut so that the row (two spaces between columns) is at most ``limit``:
-    the widest column gives way first, never below ``_NARROWEST``."""
+    the widest column (the leftmost of equally wide ones) gives way first, by as much as the
+    row needs but never below ``_NARROWEST``, then the widest of the others, and so on; the
+    widths are not evened out (60 and 50 in a row that must lose 20 become 40 and 50)."""
     widths = list(widths)
     while sum(widths) + 2 * (len(widths) - 1) > limit:
         widest = max(range(len(widths)), key=lambda i: (widths[i], -i))
