@@ -35,6 +35,7 @@ from minruntime import (
     SubGroup,
     Task,
 )
+from minruntime._protection import is_protected, protected_until
 from minruntime.testing import Situation, situations
 
 NOW_POSIX = 1_767_268_800  # NOW
@@ -178,19 +179,28 @@ def test_protection_without_a_start_time_and_under_never() -> None:
 @settings(max_examples=150, deadline=None)
 @given(situations())
 def test_protection_is_the_three_answers_it_replaces(situation: Situation) -> None:
-    current = situation.session()
-    pre = situation.preemptor
+    """Law: ``protection`` is, from one evaluation of the rule, the three answers it replaced
+    (``is_protected``, ``protected_until`` and ``resolve``) and the verdict's ``protected_by``.
+
+    Each answer is asked of its own fresh session (same tree, configuration and now), so that
+    none is read from the cache another filled: the resolution from ``resolve``; whether and
+    until when it is protected from the rule itself at that resolution (a situation has no
+    protection beyond min-runtime) and from the verdict, with what protects it."""
+    action, pre = situation.action, situation.preemptor
     for victim in situation.victims:
-        status = current.protection(situation.action, pre, victim)
+        status = situation.session().protection(action, pre, victim)
         event(f"protected: {status.protected}")
-        assert status.protected == current.protection(situation.action, pre, victim).protected
-        assert (
-            status.protected_until
-            == current.protection(situation.action, pre, victim).protected_until
+        event(f"protected by: {status.protected_by or 'nothing'}")
+        resolution = situation.session().resolve(action, pre.queue, victim.queue)
+        assert status.resolution == resolution
+        assert status.protected == is_protected(
+            resolution.min_runtime, victim.start_time, situation.now
         )
-        assert status.resolution == current.resolve(situation.action, pre.queue, victim.queue)
-        decision = current.verdict(situation.action, pre, victim)
+        assert status.protected_until == protected_until(resolution.min_runtime, victim.start_time)
+        decision = situation.session().verdict(action, pre, victim)
+        assert (status.min_runtime, status.source) == (decision.min_runtime, decision.source)
         assert status.protected_by is decision.protected_by
+        assert status.protected == (decision.protected_by is not None)
         assert status.protected_until == decision.protected_until
 
 
@@ -200,13 +210,17 @@ def test_protections_are_each_victims_protection_from_any_preemptor_of_the_queue
     situation: Situation,
 ) -> None:
     """Law: the batch form answers what the one-victim form answers, victim by victim, and the
-    preemptor counts only through its queue (the command asks once per queue)."""
+    preemptor counts only through its queue (the command asks once per queue).
+
+    The one-victim answers are asked of a fresh session (same tree, configuration and now):
+    asked of the session that judged the batch, they would be read from its cache."""
     current = situation.session()
     pre = situation.preemptor
     another = Job("another", pre.queue, priority=0)  # same queue, nothing else alike
     batch = current.protections(situation.action, pre, situation.victims)
     event(f"protected: {sum(status.protected for status in batch)} of {len(batch)}")
-    assert batch == [current.protection(situation.action, pre, v) for v in situation.victims]
+    alone = situation.session()
+    assert batch == [alone.protection(situation.action, pre, v) for v in situation.victims]
     assert current.protections(situation.action, another, situation.victims) == batch
 
 
