@@ -124,7 +124,13 @@ def test_the_slices_of_a_trace_partition_its_jobs(submits: list[int], count: int
     )
     slices = [workload.window(i, count) for i in range(count)]
     assert sorted(job.id for part in slices for job in part.jobs) == sorted(j.id for j in jobs)
-    for part in slices:
+    # the submissions' range cut into count equal spans: each job in the span of its submission,
+    # submitted its offset into that span
+    first, span = min(submits), max(submits) - min(submits) + 1
+    for i, part in enumerate(slices):
+        start, end = first + span * i // count, first + span * (i + 1) // count
+        expected = [(job.id, job.submit - start) for job in jobs if start <= job.submit < end]
+        assert [(job.id, job.submit) for job in part.jobs] == expected
         assert all(job.submit >= 0 for job in part.jobs)
 
 
