@@ -174,6 +174,18 @@ def test_conflicting_queue_duplicates_are_reported_with_the_tree() -> None:
     assert caught.value.problems == ("duplicate queue name 'team' (2 queues)",)
 
 
+def test_conflicting_queue_duplicates_in_a_list_are_reported_with_the_tree() -> None:
+    # as outside a List: the kind that decides is the queue's, not the List's
+    listed = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [TEAM, queue_object("team", reclaimMinRuntime="1m")],
+    }
+    with pytest.raises(InvalidQueueTree) as caught:
+        read_snapshot([listed])
+    assert caught.value.problems == ("duplicate queue name 'team' (2 queues)",)
+
+
 def test_duplicates_of_every_kind_keep_the_order_they_are_met_in() -> None:
     # pods are checked for duplicates at once, after the rest; when two share a name, the
     # objects are read again, each checked as met: the problems are those of one reading

@@ -181,7 +181,7 @@ def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) ->
         if first == obj:
             _, count = repeated.get(object_name(obj), (obj, 1))
             repeated[object_name(obj)] = (obj, count + 1)
-        elif kind == "Queue":
+        elif key[0] == "Queue":  # the queue tree reports it, with its other problems
             return True
         else:
             conflicts[key] = obj
