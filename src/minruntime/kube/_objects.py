@@ -229,16 +229,11 @@ def _admitted(objects: Sequence[Any], problems: list[Problem], *, each: bool) ->
         kept.append(obj)
 
     for item in objects:
-        if type(item) is dict:
-            kind = item.get("kind")
-            if kind == "Pod":  # the common case, by the hundred thousand
-                ours = True
-                pod(item)
-                continue
-            if not (type(kind) is str and kind[-4:].lower() == "list" and "items" in item):
-                other(item)
-                continue
-        for obj in flatten(item, "snapshot", problems):
+        if type(item) is dict and item.get("kind") == "Pod":  # by the hundred thousand
+            ours = True
+            pod(item)
+            continue
+        for obj in flatten(item, "snapshot", problems):  # an object, or a List's objects
             other(obj)
     if len(set(names)) != len(names):
         return None
