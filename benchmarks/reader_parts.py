@@ -22,17 +22,15 @@ Every time is also given in units of the floor's parse. Prints a table and write
 
 from __future__ import annotations
 
-import gc
 import json
 import operator
-import os
-import platform
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import minruntime.cli as cli
 from minruntime.kube import load_objects, read_snapshot
 from minruntime.kube._objects import admitted
 from minruntime.kube._pod_groups import JobReading, read_job
@@ -42,7 +40,15 @@ from minruntime.preemptibility import LEGACY_PRIORITY_THRESHOLD
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reader_scale import NOW, TARGETS, make_cluster, options  # the same cluster and targets
+from reader_scale import (  # the same cluster, targets, command line and machine
+    NOW,
+    TARGETS,
+    counts_at,
+    load_text,
+    machine,
+    make_cluster,
+    options,
+)
 
 PARTS = {
     "floor": "`json.loads` of the text (the floor's parse)",
@@ -60,22 +66,18 @@ def parts(text: str, repeat: int) -> tuple[dict[str, float], dict[str, int]]:
     of each, the collector off, and what the parts read (pod groups, pods, the tasks of the
     jobs read with their pods, the reader's tasks); the parts are timed one after another, each
     on what the earlier ones built."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with cli._without_collector():  # as the command reads, and the floor parses
         spent: dict[str, float] = {}
 
         def timed(name: str, fn: Callable[[], Any]) -> Any:
-            best, kept = float("inf"), None
+            best, result = float("inf"), None
             for _ in range(repeat):
-                kept = None  # the last run's result freed before the next, outside the timing
+                result = None  # the last run's result freed before the next, outside the timing
                 start = time.perf_counter()
                 result = fn()
                 best = min(best, time.perf_counter() - start)
-                kept = result
-                del result
             spent[name] = best
-            return kept
+            return result
 
         timed("floor", lambda: json.loads(text))
         objects = timed("parse", lambda: load_objects(text))
@@ -121,20 +123,14 @@ def parts(text: str, repeat: int) -> tuple[dict[str, float], dict[str, int]]:
             "reader's tasks": sum(job.task_count for job in whole.jobs),
         }
         return spent, read
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def run(
     scale: float = 1.0, *, repeat: int = 5, lean: bool = False, write: bool = True
 ) -> dict[str, Any]:
     """Generate the cluster at ``scale`` (``lean``: the lean one) and time the parts."""
-    counts = {
-        "queues": max(2, round(200 * scale)),
-        "podGroups": max(1, round(20_000 * scale)),
-        "pods": max(1, round(160_000 * scale)),
-    }
+    counts = counts_at(scale)
+    at_start = machine()
     text = json.dumps(
         make_cluster(counts["queues"], counts["podGroups"], counts["pods"], lean=lean)
     )
@@ -148,11 +144,7 @@ def run(
         "seconds": spent,
         "units": {name: seconds / spent["floor"] for name, seconds in spent.items()},
         "repeat": repeat,
-        "machine": {
-            "python": platform.python_version(),
-            "cpus": os.cpu_count(),
-            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
-        },
+        "machine": at_start,
     }
     table = _table(results)
     print(table)
@@ -166,8 +158,7 @@ def run(
 
 def _table(results: dict[str, Any]) -> str:
     counts, seconds, units = results["counts"], results["seconds"], results["units"]
-    loads = results["machine"]["load_average"]
-    load = ", ".join(f"{value:.1f}" for value in loads) if loads else "unknown"
+    load = load_text(results["machine"])
     lean = " --lean" if results["lean"] else ""
     lines = [
         f"The parts of reading a{' lean' if results['lean'] else ''} cluster, each alone: "

@@ -22,8 +22,8 @@ shared machine hits each alike); memory is measured in separate runs (tracemallo
 traces). Then, where the time goes: the floor and each command once more, the command's stages
 (read and parse, read the objects, the report, the output) timed in the process. Targets
 (issue 32, on this cluster and on the lean one): explain at most 3x the floor's time (3.5x
-with ``--preemptor`` and JSON output), memory at most 2x its peak. Prints a table and writes ``benchmarks/reader_scale.json`` and
-``benchmarks/reader_scale.md``.
+with ``--preemptor`` and JSON output), memory at most 2x its peak. Prints a table and writes
+``benchmarks/reader_scale.json`` and ``benchmarks/reader_scale.md``.
 """
 
 from __future__ import annotations
@@ -295,11 +295,8 @@ def run(
     """Generate the cluster at ``scale`` (``lean``: :func:`make_cluster`'s lean objects) and
     measure; returns the figures (and writes them, the lean cluster's beside the others as
     ``reader_scale-lean.json`` and ``.md``)."""
-    counts = {
-        "queues": max(2, round(200 * scale)),
-        "podGroups": max(1, round(20_000 * scale)),
-        "pods": max(1, round(160_000 * scale)),
-    }
+    counts = counts_at(scale)
+    at_start = machine()
     cluster = make_cluster(counts["queues"], counts["podGroups"], counts["pods"], lean=lean)
     pending = next(
         f"{o['metadata']['namespace']}/{o['metadata']['name']}"
@@ -370,12 +367,7 @@ def run(
         },
         "stages": stages,
         "targets": TARGETS,
-        "machine": {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
-        },
+        "machine": at_start,
         "repeat": repeat,
     }
     table = _table(results)
@@ -385,6 +377,31 @@ def run(
         (HERE / f"{stem}.json").write_text(json.dumps(results, indent=2) + "\n")
         (HERE / f"{stem}.md").write_text(table + "\n")
     return results
+
+
+def counts_at(scale: float) -> dict[str, int]:
+    """How many queues, pod groups and pods the generated cluster holds at ``scale``."""
+    return {
+        "queues": max(2, round(200 * scale)),
+        "podGroups": max(1, round(20_000 * scale)),
+        "pods": max(1, round(160_000 * scale)),
+    }
+
+
+def machine() -> dict[str, Any]:
+    """The Python, platform, CPUs and load average of this machine, now (before a run)."""
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+    }
+
+
+def load_text(machine: dict[str, Any]) -> str:
+    """The load average of :func:`machine`, as the tables give it."""
+    loads = machine["load_average"]
+    return ", ".join(f"{value:.1f}" for value in loads) if loads else "unknown"
 
 
 TARGETS = {"explain": 3.0, "explain --preemptor --output json": 3.5, "memory": 2.0}
@@ -407,8 +424,7 @@ _STAGE_NAMES = {
 
 def _table(results: dict[str, Any]) -> str:
     counts = results["counts"]
-    loads = results["machine"]["load_average"]
-    load = ", ".join(f"{value:.1f}" for value in loads) if loads else "unknown"
+    load = load_text(results["machine"])
     lines = [
         f"Reading a{' lean' if results.get('lean') else ''} cluster at scale: "
         f"{counts['queues']:,} queues, {counts['podGroups']:,} pod "
