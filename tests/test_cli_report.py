@@ -224,9 +224,9 @@ def test_a_running_preemptor_is_an_error_naming_it() -> None:
 
 def test_the_report_asks_the_session_once_per_question(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command builds its report from the Session's answers, one call per question: the
-    own protections of each queue's jobs, per action the verdicts of its victims in one call, one ranking and
-    one plan, and each queue's three min-runtimes; and the engine judges each victim once for
-    the preemptor (the ranking and the plan read the same verdicts)."""
+    own protections of each queue's jobs, per action the verdicts of its victims in one call,
+    one ranking and one plan, and each queue's three min-runtimes; and the engine judges each
+    victim once for the preemptor (the ranking and the plan read the same verdicts)."""
     from minruntime import _verdict
     from minruntime.session import Session
 

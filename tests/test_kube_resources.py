@@ -328,8 +328,8 @@ def test_quantities_in_every_suffix() -> None:
 
 
 def test_the_tasks_the_reader_builds_are_those_their_constructor_builds() -> None:
-    # the reader builds a pod's task from what reading the pod checked, without the
-    # constructor: each must be the Task the constructor builds of the same values
+    # the reader builds a pod's task from the Resources value it keeps for that holding:
+    # each must be the Task built of the same values, in repr and hash too
     from tests.world import BUNDLED_TEXT
 
     from minruntime import Task

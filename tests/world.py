@@ -611,8 +611,8 @@ SESSION = [
     "verdicts",
 ]
 """The questions a session answers: one way to ask a protection (``protection``, and its batch
-form ``protections``), one to ask a min-runtime (``resolve``), one verdict per victim (``verdict``, ``verdicts``), the batch forms,
-plans and the cycle form."""
+form ``protections``), one to ask a min-runtime (``resolve``), one verdict per victim
+(``verdict``, ``verdicts``), the batch forms, plans and the cycle form."""
 
 CYCLE = ["commit", "eligible_victims", "next_expiry", "plan", "validate", "verdict"]
 """What a cycle answers, and ``commit``."""

@@ -254,12 +254,12 @@ def _write(value: Any, newline: str, write: Callable[[str], object], heads: Head
             if all(type(key) is str for key in value):  # 1, 1.0 and True are equal keys
                 heads[shape] = before
         for head, item in zip(before, value.values(), strict=True):
-            kind = type(item)  # the scalars written here: a call for each costs more
-            if kind is str:
+            of = type(item)  # the commonest scalars written here: a call for each costs more
+            if of is str:
                 write(head + _text(item))
-            elif kind is int:
+            elif of is int:
                 write(head + int.__repr__(item))
-            elif item is None or kind is bool:
+            elif item is None or of is bool:
                 write(head + _SCALARS[item])
             else:
                 write(head)
