@@ -833,6 +833,7 @@ def extended_cycles(
     victims = []
     queues = (preemptor.queue, preemptor.queue, *names, "gone")
     others = [name for name in names if name != preemptor.queue]
+    resolver = Resolver(tree, GRACES)
     for job in draw(st.lists(jobs(queues=queues), min_size=0 if action is None else 1, max_size=6)):
         job = attrs.evolve(
             draw(checkpoint_inputs(job)),
@@ -846,7 +847,7 @@ def extended_cycles(
             if draw(st.booleans()):  # not elastic: a protection refuses it whole
                 sets = [attrs.evolve(s, min_available=len(s.tasks)) for s in job.pod_sets]
                 job = attrs.evolve(job, pod_sets=sets)
-            grace = Resolver(tree, GRACES).settings(action, preemptor.queue, queue).grace
+            grace = resolver.settings(action, preemptor.queue, queue).grace
             seconds = int(grace.to_timedelta().total_seconds())
             if (
                 seconds >= 1
