@@ -48,6 +48,7 @@ from reader_scale import (  # the same cluster, targets, command line and machin
     machine,
     make_cluster,
     options,
+    publish,
 )
 
 PARTS = {
@@ -146,13 +147,7 @@ def run(
         "repeat": repeat,
         "machine": at_start,
     }
-    table = _table(results)
-    print(table)
-    if write:
-        stem = "reader_parts-lean" if lean else "reader_parts"
-        here = Path(__file__).resolve().parent
-        (here / f"{stem}.json").write_text(json.dumps(results, indent=2) + "\n")
-        (here / f"{stem}.md").write_text(table + "\n")
+    publish("reader_parts", results, _table(results), lean=lean, write=write)
     return results
 
 

@@ -370,13 +370,18 @@ def run(
         "machine": at_start,
         "repeat": repeat,
     }
-    table = _table(results)
+    publish("reader_scale", results, _table(results), lean=lean, write=write)
+    return results
+
+
+def publish(stem: str, results: dict[str, Any], table: str, *, lean: bool, write: bool) -> None:
+    """Print ``table``; with ``write``, write ``results`` and ``table`` beside this file as
+    ``STEM.json`` and ``STEM.md`` (``STEM-lean`` for the lean cluster)."""
     print(table)
     if write:
-        stem = "reader_scale-lean" if lean else "reader_scale"
-        (HERE / f"{stem}.json").write_text(json.dumps(results, indent=2) + "\n")
-        (HERE / f"{stem}.md").write_text(table + "\n")
-    return results
+        name = f"{stem}-lean" if lean else stem
+        (HERE / f"{name}.json").write_text(json.dumps(results, indent=2) + "\n")
+        (HERE / f"{name}.md").write_text(table + "\n")
 
 
 def counts_at(scale: float) -> dict[str, int]:
