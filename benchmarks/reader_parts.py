@@ -48,7 +48,7 @@ from minruntime.cli._lookup import find_preemptor
 from minruntime.cli._report import build_report
 from minruntime.cli._sources import read_sources
 from minruntime.cli._table import render_table
-from minruntime.kube import load_objects, read_snapshot
+from minruntime.kube import POD_GROUP_ANNOTATION, load_objects, read_snapshot
 from minruntime.kube._objects import admitted
 from minruntime.kube._pod_groups import JobReading, read_job
 from minruntime.kube._pods import Members
@@ -62,6 +62,7 @@ from reader_scale import (  # the same cluster, targets, command line and machin
     TARGETS,
     _quiet_load,
     counts_at,
+    first_pending,
     load_text,
     machine,
     make_cluster,
@@ -92,10 +93,11 @@ COMMAND = {
 
 
 def parts(text: str, repeat: int) -> tuple[dict[str, float], dict[str, int]]:
-    """Seconds of each part of reading ``text`` (:data:`PARTS`), the best of ``repeat`` runs
-    of each, the collector off, and what the parts read (pod groups, pods, the tasks of the
-    jobs read with their pods, the reader's tasks); the parts are timed one after another, each
-    on what the earlier ones built."""
+    """Seconds of each part of :data:`PARTS` and :data:`COMMAND` on ``text``, the best of
+    ``repeat`` runs of each, the collector off, and what the parts read (pod groups, pods, the
+    tasks of the jobs read with their pods, the reader's tasks, the bare pods, the jobs with a
+    verdict in the report with a preemptor); the parts are timed one after another, each on
+    what the earlier ones built."""
     with cli._without_collector():  # as the command reads, and the floor parses
         spent: dict[str, float] = {}
 
@@ -168,7 +170,7 @@ def bare_pods(objects: list[Any]) -> dict[tuple[Any, Any], list[tuple[Any, ...]]
         metadata = obj["metadata"]
         annotations = metadata.get("annotations") or {}
         status = obj.get("status") or {}
-        key = (metadata.get("namespace", ""), annotations.get("pod-group-name"))
+        key = (metadata.get("namespace", ""), annotations.get(POD_GROUP_ANNOTATION))
         pod = (
             metadata.get("creationTimestamp"),
             metadata["name"],
@@ -188,13 +190,7 @@ def _command_parts(
 ) -> int:
     """Time what the command does besides reading the objects (:data:`COMMAND`), each alone,
     with ``timed``; returns how many jobs have a verdict in the report with a preemptor."""
-    pending = next(  # the preemptor reader_scale.py gives the command: the first never started
-        f"{obj['metadata']['namespace']}/{obj['metadata']['name']}"
-        for obj in objects
-        if obj.get("kind") == "PodGroup"
-        and "kai.scheduler/last-start-timestamp" not in obj["metadata"].get("annotations", {})
-    )
-    preemptor = find_preemptor(snapshot, pending).job
+    preemptor = find_preemptor(snapshot, first_pending(objects)).job
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "cluster.json")
         with open(path, "w", encoding="utf-8") as handle:

@@ -48,6 +48,7 @@ from typing import Any
 import minruntime.cli as cli
 from minruntime.cli import main as cli_main
 from minruntime.kube import SUBGROUP_LABEL, load_objects, read_snapshot
+from minruntime.starttime import START_TIME_ANNOTATION
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -193,6 +194,17 @@ def _leaned(item: dict[str, Any]) -> dict[str, Any]:
     return leaned
 
 
+def first_pending(items: list[dict[str, Any]]) -> str:
+    """The preemptor the benchmarks give the command: the first PodGroup of ``items`` (the
+    objects of :func:`make_cluster`) that never started, as ``namespace/name``."""
+    return next(
+        f"{obj['metadata']['namespace']}/{obj['metadata']['name']}"
+        for obj in items
+        if obj.get("kind") == "PodGroup"
+        and START_TIME_ANNOTATION not in obj["metadata"].get("annotations", {})
+    )
+
+
 def _best(fn: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -298,12 +310,7 @@ def run(
     counts = counts_at(scale)
     at_start = machine()
     cluster = make_cluster(counts["queues"], counts["podGroups"], counts["pods"], lean=lean)
-    pending = next(
-        f"{o['metadata']['namespace']}/{o['metadata']['name']}"
-        for o in cluster["items"]
-        if o["kind"] == "PodGroup"
-        and "kai.scheduler/last-start-timestamp" not in o["metadata"].get("annotations", {})
-    )
+    pending = first_pending(cluster["items"])
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "cluster.json")
         with open(path, "w", encoding="utf-8") as handle:
